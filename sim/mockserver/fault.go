@@ -1,0 +1,227 @@
+package mockserver
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+// FaultKind is a failure the mock server injects into a tool call, on top
+// of what the call's data would produce by itself. Failures that come from
+// the request (an unknown tool, arguments that break the inputSchema,
+// malformed JSON, an unknown method) are not faults: the request carries
+// them.
+type FaultKind string
+
+const (
+	FaultNone FaultKind = "none"
+	// FaultTimeout: the upstream store timed out (transient).
+	FaultTimeout FaultKind = "timeout"
+	// FaultRateLimit: the upstream refused for load, with retryAfterSeconds.
+	FaultRateLimit FaultKind = "rate_limit"
+	// FaultAccessFailure: the data source could not be reached; the query
+	// did not run, so nobody knows whether a match exists (LESSON-RULES §4).
+	FaultAccessFailure FaultKind = "access_failure"
+	// FaultValidation, FaultBusiness, FaultPermission force that category
+	// whatever the data says (customer_lookup's failure_mode does the same).
+	FaultValidation FaultKind = "validation"
+	FaultBusiness   FaultKind = "business"
+	FaultPermission FaultKind = "permission"
+	// FaultEmpty forces a valid empty result.
+	FaultEmpty FaultKind = "empty"
+	// FaultInternal: an unexpected fault, sanitized with a correlationId (§6).
+	FaultInternal FaultKind = "internal"
+	// FaultGoError: the handler returns a Go error. In the good style the
+	// server writes a sanitized isError result instead; in every other style
+	// mcp-go sends -32603, the anti-pattern of LESSON-RULES §1.
+	FaultGoError FaultKind = "go_error"
+	// FaultPanic: the handler panics; the server's recovery turns it into a
+	// sanitized internal-error result.
+	FaultPanic FaultKind = "panic"
+)
+
+// FaultKinds lists every fault.
+var FaultKinds = []FaultKind{FaultNone, FaultTimeout, FaultRateLimit, FaultAccessFailure, FaultValidation, FaultBusiness, FaultPermission, FaultEmpty, FaultInternal, FaultGoError, FaultPanic}
+
+// ParseFaultKind accepts a fault id; the error lists the valid ones.
+func ParseFaultKind(s string) (FaultKind, error) {
+	for _, k := range FaultKinds {
+		if string(k) == s {
+			return k, nil
+		}
+	}
+	names := make([]string, len(FaultKinds))
+	for i, k := range FaultKinds {
+		names[i] = string(k)
+	}
+	return "", fmt.Errorf("unknown fault %q: use one of %s", s, strings.Join(names, ", "))
+}
+
+// Fault is the failure injected into calls of one tool.
+type Fault struct {
+	Kind FaultKind `json:"kind" yaml:"kind"`
+	// SucceedOnAttempt, when > 0, lets the call through from that attempt on
+	// (counting the first call as attempt 1): a timeout that works on the
+	// second try has SucceedOnAttempt 2.
+	SucceedOnAttempt int `json:"succeedOnAttempt,omitempty" yaml:"succeedOnAttempt,omitempty"`
+	// RetryAfterSeconds is the wait a rate limit asks for (default 5).
+	RetryAfterSeconds int `json:"retryAfterSeconds,omitempty" yaml:"retryAfterSeconds,omitempty"`
+}
+
+// active reports whether the fault fires on this attempt.
+func (f Fault) active(attempt int) bool {
+	if f.Kind == "" || f.Kind == FaultNone {
+		return false
+	}
+	return f.SucceedOnAttempt <= 0 || attempt < f.SucceedOnAttempt
+}
+
+// correlationID is deterministic so transcripts are the same on every run.
+func correlationID(tool string, attempt int) string {
+	h := fnv.New32a()
+	fmt.Fprintf(h, "%s#%d", tool, attempt)
+	return fmt.Sprintf("corr-%08x", h.Sum32())
+}
+
+// store names the back-end each tool reads, for messages.
+var store = map[string]string{
+	"get_customer":           "customer database",
+	"customer_lookup":        "customer database",
+	"lookup_order":           "order database",
+	"process_refund":         "payments service",
+	"escalate_to_human":      "escalation queue",
+	"search_support_tickets": "ticket index",
+}
+
+// injected builds the failure an injected fault produces on a tool.
+// emptyShape is the tool's empty success payload, for the empty_success
+// style and FaultEmpty.
+func injected(tool string, f Fault, attempt int, emptyShape any) failure {
+	src := store[tool]
+	corr := correlationID(tool, attempt)
+	switch f.Kind {
+	case FaultTimeout:
+		return failure{
+			payload: ErrorPayload{
+				ErrorCategory: rules.Transient,
+				Description:   fmt.Sprintf("The %s did not answer within 3 seconds, so %s did not complete. The request itself is valid: send the same call again after a short wait.", src, tool),
+				Code:          "UPSTREAM_TIMEOUT",
+				CorrelationID: corr,
+			},
+			errorText:      fmt.Sprintf("ERROR: %s timed out", src),
+			exception:      pyTimeout(tool, src),
+			queryDidNotRun: true,
+			emptyShape:     emptyShape,
+		}
+	case FaultRateLimit:
+		wait := f.RetryAfterSeconds
+		if wait <= 0 {
+			wait = 5
+		}
+		return failure{
+			payload: ErrorPayload{
+				ErrorCategory:     rules.Transient,
+				Description:       fmt.Sprintf("The %s is limiting request rates and refused this call. Nothing is wrong with the request: wait %d seconds, then send it again unchanged.", src, wait),
+				Code:              "RATE_LIMITED",
+				RetryAfterSeconds: wait,
+			},
+			errorText:      "ERROR: 429 Too Many Requests",
+			exception:      fmt.Sprintf("HTTPError: 429 Client Error: Too Many Requests for url: https://%s.svc.internal:8443/v2/query?api_key=sk_live_51Hx9Q2", strings.ReplaceAll(src, " ", "-")),
+			queryDidNotRun: true,
+			emptyShape:     emptyShape,
+		}
+	case FaultAccessFailure:
+		return failure{
+			payload: ErrorPayload{
+				ErrorCategory: rules.Transient,
+				Description:   fmt.Sprintf("Could not connect to the %s, so the query did not run: there is no answer yet, empty or otherwise. Retry after a short wait; if it keeps failing, tell the customer the records could not be checked right now.", src),
+				Code:          "SOURCE_UNREACHABLE",
+				CorrelationID: corr,
+			},
+			errorText:      fmt.Sprintf("ERROR: could not connect to %s", src),
+			exception:      pyConnRefused(src),
+			queryDidNotRun: true,
+			emptyShape:     emptyShape,
+		}
+	case FaultInternal, FaultGoError, FaultPanic:
+		return internalFault(tool, corr)
+	case FaultValidation:
+		return failure{
+			payload: ErrorPayload{
+				ErrorCategory: rules.Validation,
+				Description:   fmt.Sprintf("The %s rejected the arguments of %s as malformed. Check each argument against the tool's description and send a corrected call.", src, tool),
+				Code:          "INVALID_ARGUMENT",
+			},
+			errorText: "ERROR: invalid argument",
+			exception: fmt.Sprintf("ValueError: invalid literal for %s() argument", tool),
+		}
+	case FaultBusiness:
+		return failure{
+			payload: ErrorPayload{
+				ErrorCategory:   rules.Business,
+				Description:     "This account is closed and its record is held for legal retention only; support tools may not act on it. Do not call again: explain to the customer and offer to pass the case to the accounts team.",
+				Code:            "ACCOUNT_RETAINED",
+				CustomerMessage: "This account was closed, so I can't make changes to it myself. I can pass your request to our accounts team, who can help with closed accounts.",
+			},
+			errorText: "ERROR: account closed",
+			exception: "AccountStateError: account state RETAINED not in ('ACTIVE','SUSPENDED') (policy_engine/rules.py:212)",
+		}
+	case FaultPermission:
+		return failure{
+			payload: ErrorPayload{
+				ErrorCategory: rules.Permission,
+				Description:   fmt.Sprintf("The %s role may not use %s on this record. Calling again with the same credentials will fail the same way: escalate to a team lead who holds the access.", AgentRole, tool),
+				Code:          "FORBIDDEN",
+			},
+			errorText: "ERROR: Permission denied",
+			exception: fmt.Sprintf("PermissionError: [Errno 13] role=%s lacks scope %s (token=eyJhbGciOiJIUzI1NiJ9.c3VwcG9ydA)", AgentRole, StaffRecordsScope),
+		}
+	}
+	return internalFault(tool, corr)
+}
+
+// internalFault is an unexpected fault, sanitized (LESSON-RULES §6, §9):
+// a generic message and a correlationId; the detail stays in the log.
+func internalFault(tool, corr string) failure {
+	return failure{
+		payload: ErrorPayload{
+			ErrorCategory: rules.Transient,
+			Description:   fmt.Sprintf("An unexpected fault stopped %s before it finished; nothing was changed. Try the call once more. If it fails again, report correlationId %s to the platform team instead of retrying.", tool, corr),
+			Code:          "INTERNAL_ERROR",
+			CorrelationID: corr,
+		},
+		errorText: "ERROR: internal error",
+		exception: pyKeyError(tool),
+	}
+}
+
+// The raw exceptions below are what an unguarded handler would have
+// leaked: file paths, SQL, private hosts and a key. They exist to be
+// spotted (LESSON-RULES §6); only the raw_exception style sends them.
+
+func pyTimeout(tool, src string) string {
+	return "Traceback (most recent call last):\n" +
+		"  File \"/srv/support-tools/handlers.py\", line 88, in " + tool + "\n" +
+		"    row = db.execute(\"SELECT * FROM orders WHERE order_id = %s\", args[\"order_id\"])\n" +
+		"  File \"/srv/support-tools/db.py\", line 41, in execute\n" +
+		"    return self.pool.run(sql, params, timeout=3)\n" +
+		"psycopg.errors.QueryCanceled: canceling statement due to statement timeout\n" +
+		"  (" + strings.ReplaceAll(src, " ", "-") + "-2.prod.internal:5432, 10.4.2.17)"
+}
+
+func pyConnRefused(src string) string {
+	host := strings.ReplaceAll(src, " ", "-") + "-primary.prod.internal"
+	return "Traceback (most recent call last):\n" +
+		"  File \"/srv/support-tools/db.py\", line 19, in connect\n" +
+		"    conn = psycopg.connect(\"postgresql://svc_support:Winter2026!@" + host + ":5432/crm\")\n" +
+		"psycopg.OperationalError: connection to server at \"" + host + "\" (10.4.7.33), port 5432 failed: Connection refused"
+}
+
+func pyKeyError(tool string) string {
+	return "Traceback (most recent call last):\n" +
+		"  File \"/srv/support-tools/handlers.py\", line 132, in " + tool + "\n" +
+		"    total = payload[\"order\"][\"total\"]\n" +
+		"KeyError: 'order'"
+}

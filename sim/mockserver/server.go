@@ -1,0 +1,402 @@
+// Package mockserver is errorlab's embedded MCP server: a small
+// customer-support back office (get_customer, customer_lookup,
+// lookup_order, process_refund, escalate_to_human, search_support_tickets)
+// built on mcp-go, with failure injection per tool, the good and bad
+// response styles of the lessons, and the input-validation layer of each
+// spec revision (LESSON-RULES §1).
+//
+// The lab, the simulated agents, `errorlab serve` and the tests all use it
+// as it is. It practises what it teaches: no stack trace or internal detail
+// reaches a tool result unless the raw_exception style asks for exactly
+// that anti-pattern; details of unexpected faults go to Options.Log under a
+// correlationId.
+package mockserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+// Name and Version identify the mock server in serverInfo.
+const (
+	Name    = "errorlab-mock"
+	Version = "0.1.0"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Style is how failures are written (default StyleGood).
+	Style Style
+	// Revision is the spec revision assumed for requests whose revision the
+	// server cannot learn from an initialize handshake or from _meta
+	// (default rules.DefaultRevision).
+	Revision rules.Revision
+	// Faults injects failures by tool name; the key "*" applies to every tool
+	// without its own entry.
+	Faults map[string]Fault
+	// Log receives what must never reach a tool result: the detail behind a
+	// correlationId, recovered panics. Default: discarded.
+	Log io.Writer
+}
+
+// Server is one mock MCP server. It is safe for concurrent use, but a
+// stdio session (ServeStdio) needs a Server of its own.
+type Server struct {
+	opts      Options
+	mcp       *server.MCPServer
+	validator *inputValidator
+	log       *log.Logger
+
+	mu         sync.Mutex
+	attemptsBy map[string]int
+	serial     int
+	negotiated rules.Revision
+}
+
+var sharedValidator = sync.OnceValue(newInputValidator)
+
+// New builds a server with every tool registered.
+func New(opts Options) *Server {
+	if opts.Style == "" {
+		opts.Style = StyleGood
+	}
+	if opts.Revision == "" {
+		opts.Revision = rules.DefaultRevision
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	s := &Server{
+		opts:       opts,
+		validator:  sharedValidator(),
+		log:        log.New(opts.Log, "errorlab-mock ", log.LstdFlags|log.LUTC),
+		attemptsBy: map[string]int{},
+	}
+	s.mcp = server.NewMCPServer(Name, Version,
+		server.WithToolCapabilities(false),
+		server.WithToolHandlerMiddleware(s.recoverPanics),
+	)
+	for _, t := range tools {
+		s.mcp.AddTool(t.declaration(), s.handler(t))
+	}
+	return s
+}
+
+// MCPServer is the underlying mcp-go server.
+func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
+
+// Options returns the options the server was built with, defaults filled.
+func (s *Server) Options() Options { return s.opts }
+
+// Tools returns the tool declarations as tools/list sends them.
+func (s *Server) Tools() []mcp.Tool {
+	out := make([]mcp.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = t.declaration()
+	}
+	return out
+}
+
+// ToolNames lists the tools in tools/list order.
+func ToolNames() []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		out[i] = t.name
+	}
+	return out
+}
+
+// HasTool reports whether the mock server offers a tool of that name.
+func HasTool(name string) bool { _, found := specFor(name); return found }
+
+// ExampleArguments returns a valid example call's arguments for a tool.
+func ExampleArguments(name string) map[string]any {
+	t, _ := specFor(name)
+	return t.example
+}
+
+// Attempts returns how many calls the server has received for a tool.
+func (s *Server) Attempts(tool string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.attemptsBy[tool]
+}
+
+func (s *Server) attempts(tool string) int { return s.Attempts(tool) }
+
+func (s *Server) nextAttempt(tool string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.attemptsBy[tool]++
+	return s.attemptsBy[tool]
+}
+
+func (s *Server) nextSerial() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.serial++
+	return s.serial
+}
+
+func (s *Server) faultFor(tool string) Fault {
+	if f, found := s.opts.Faults[tool]; found {
+		return f
+	}
+	return s.opts.Faults["*"]
+}
+
+func (t toolSpec) declaration() mcp.Tool {
+	tool := mcp.NewToolWithRawSchema(t.name, t.description, json.RawMessage(t.inputSchema))
+	tool.OutputSchema = mcp.ToolOutputSchema{}
+	tool.RawOutputSchema = t.outputSchema()
+	tool.Annotations = mcp.ToolAnnotation{
+		Title:           t.title,
+		ReadOnlyHint:    mcp.ToBoolPtr(t.readOnly),
+		DestructiveHint: mcp.ToBoolPtr(t.name == "process_refund"),
+		IdempotentHint:  mcp.ToBoolPtr(t.readOnly),
+		OpenWorldHint:   mcp.ToBoolPtr(false),
+	}
+	return tool
+}
+
+// handler wraps a tool's domain logic with argument validation, fault
+// injection and the response style.
+func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		attempt := s.nextAttempt(t.name)
+		style := s.opts.Style
+
+		rawArgs, _ := json.Marshal(req.Params.Arguments)
+		if errs := s.validator.check(t.name, rawArgs); errs != nil {
+			return schemaFailure(t.name, errs, t.example).render(style)
+		}
+		args, _ := req.Params.Arguments.(map[string]any)
+		if args == nil {
+			args = map[string]any{}
+		}
+
+		f := s.faultFor(t.name)
+		if f.active(attempt) {
+			switch f.Kind {
+			case FaultPanic:
+				panic(fmt.Sprintf("%s: nil order record at /srv/support-tools/handlers.go:132", t.name))
+			case FaultGoError:
+				if style != StyleGood {
+					s.log.Printf("%s attempt %d: handler returned an error", t.name, attempt)
+					return nil, fmt.Errorf("%s: upstream call failed", t.name)
+				}
+				fl := injected(t.name, f, attempt, nil)
+				s.log.Printf("%s %s: handler error written as a sanitized result", t.name, fl.payload.CorrelationID)
+				return fl.render(StyleGood)
+			case FaultEmpty:
+				if t.empty != nil {
+					return structured(t.empty(args), false), nil
+				}
+			default:
+				var emptyShape any
+				if t.empty != nil {
+					emptyShape = t.empty(args)
+				}
+				fl := injected(t.name, f, attempt, emptyShape)
+				if fl.payload.CorrelationID != "" {
+					s.log.Printf("%s %s: injected %s", t.name, fl.payload.CorrelationID, f.Kind)
+				}
+				return fl.render(style)
+			}
+		}
+
+		out := t.run(s, args)
+		if out.fail != nil {
+			return out.fail.render(style)
+		}
+		return structured(out.success, false), nil
+	}
+}
+
+// recoverPanics turns a panicking tool handler into a sanitized internal
+// error result with a correlationId (LESSON-RULES §6, §9). The panic value
+// and stack go to the log, never to the result.
+func (s *Server) recoverPanics(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				corr := correlationID(req.Params.Name+"/panic", s.Attempts(req.Params.Name))
+				s.log.Printf("%s %s: recovered panic: %v", req.Params.Name, corr, r)
+				result, err = internalFault(req.Params.Name, corr).render(StyleGood)
+			}
+		}()
+		return next(ctx, req)
+	}
+}
+
+// parseErrorReply is what mcp-go's stdio server writes for a line that is
+// not JSON; HandleMessage returns the same bytes so the lab shows the wire.
+var parseErrorReply = mustMarshal(mcp.JSONRPCError{
+	JSONRPC: mcp.JSONRPC_VERSION,
+	ID:      mcp.NewRequestId(nil),
+	Error:   mcp.NewJSONRPCErrorDetails(mcp.PARSE_ERROR, "Parse error", nil),
+})
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// HandleMessage answers one JSON-RPC message with the exact bytes the stdio
+// transport would write for it (without the trailing newline), or nil for
+// a notification. It adds the revision's input-validation layer in front
+// of mcp-go: under 2025-06-18, arguments that break a tool's inputSchema
+// get a -32602 protocol error (LESSON-RULES §1).
+func (s *Server) HandleMessage(ctx context.Context, raw []byte) []byte {
+	if !json.Valid(raw) {
+		return parseErrorReply
+	}
+	s.observe(raw)
+	if reply := s.preflight(raw); reply != nil {
+		return reply
+	}
+	resp := s.mcp.HandleMessage(ctx, json.RawMessage(raw))
+	if resp == nil {
+		return nil
+	}
+	return mustMarshal(resp)
+}
+
+type requestHead struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Name            string          `json:"name"`
+		Arguments       json.RawMessage `json:"arguments"`
+		Meta            map[string]any  `json:"_meta"`
+	} `json:"params"`
+}
+
+// observe records the revision a client negotiates with initialize.
+func (s *Server) observe(raw []byte) {
+	var h requestHead
+	if json.Unmarshal(raw, &h) != nil || h.Method != string(mcp.MethodInitialize) {
+		return
+	}
+	if r, err := rules.ParseRevision(h.Params.ProtocolVersion); err == nil {
+		s.mu.Lock()
+		s.negotiated = r
+		s.mu.Unlock()
+	}
+}
+
+// RevisionOf returns the revision a request is served under: the one its
+// _meta declares (2026-07-28), else the one negotiated by initialize, else
+// Options.Revision.
+func (s *Server) RevisionOf(raw []byte) rules.Revision {
+	var h requestHead
+	if json.Unmarshal(raw, &h) == nil {
+		if v, isStr := h.Params.Meta[mcp.MetaKeyProtocolVersion].(string); isStr {
+			if r, err := rules.ParseRevision(v); err == nil {
+				return r
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.negotiated != "" {
+		return s.negotiated
+	}
+	return s.opts.Revision
+}
+
+// preflight is the 2025-06-18 input-validation layer: a tools/call whose
+// arguments break the tool's inputSchema is a -32602 protocol error.
+// Later revisions let the call through and the handler answers isError.
+func (s *Server) preflight(raw []byte) []byte {
+	var h requestHead
+	if json.Unmarshal(raw, &h) != nil || h.Method != string(mcp.MethodToolsCall) || len(h.ID) == 0 {
+		return nil
+	}
+	if s.RevisionOf(raw).InputSchemaLayer() != rules.LayerProtocol || !HasTool(h.Params.Name) {
+		return nil
+	}
+	errs := s.validator.check(h.Params.Name, h.Params.Arguments)
+	if errs == nil {
+		return nil
+	}
+	var id any
+	_ = json.Unmarshal(h.ID, &id)
+	return mustMarshal(mcp.JSONRPCError{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(id),
+		Error: mcp.NewJSONRPCErrorDetails(mcp.INVALID_PARAMS,
+			fmt.Sprintf("Invalid arguments for tool %s: %s", h.Params.Name, sentence(errs)), nil),
+	})
+}
+
+// stdioMu serialises stdio sessions in one process: mcp-go's stdio server
+// keeps its session in a package-level variable.
+var stdioMu sync.Mutex
+
+// ServeStdio serves newline-delimited JSON-RPC on r and w with mcp-go's
+// stdio server until r ends or ctx is cancelled, with the revision's
+// input-validation layer in front of it. Only one ServeStdio runs at a
+// time in a process; a second waits for the first.
+func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	stdioMu.Lock()
+	defer stdioMu.Unlock()
+
+	out := &lockedWriter{w: w}
+	pr, pw := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64*1024), rules.MaxEnvelopeBytes)
+		for sc.Scan() {
+			line := bytes.TrimSpace(sc.Bytes())
+			if len(line) == 0 {
+				continue
+			}
+			if json.Valid(line) {
+				s.observe(line)
+				if reply := s.preflight(line); reply != nil {
+					_, _ = out.Write(append(reply, '\n'))
+					continue
+				}
+			}
+			if _, err := pw.Write(append(append([]byte{}, line...), '\n')); err != nil {
+				return
+			}
+		}
+		_ = pw.CloseWithError(sc.Err())
+	}()
+	stdio := server.NewStdioServer(s.mcp)
+	stdio.SetErrorLogger(s.log)
+	err := stdio.Listen(ctx, pr, out)
+	_ = pr.Close()
+	if err == io.EOF || err == context.Canceled {
+		return nil
+	}
+	return err
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

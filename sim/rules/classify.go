@@ -1,0 +1,286 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// Metadata is the error metadata a tool result carries, read from
+// structuredContent or, failing that, from a JSON object in a text block
+// (LESSON-RULES §3). The canonical names are errorCategory, isRetryable and
+// description; the synonyms of §3 are recognised and the name actually used
+// is kept in the *Field members so a grader can point at it.
+type Metadata struct {
+	// Source is "structuredContent", "text" or "" (no metadata found).
+	Source string
+	// Envelope is true when the fields sat inside an {ok, data, error} envelope.
+	Envelope bool
+
+	Category      Category // normalised to the four; "" when absent or unknown
+	CategoryRaw   string   // the value as sent
+	CategoryField string   // "errorCategory", "category", ...
+
+	IsRetryable    *bool
+	RetryableField string // "isRetryable", "retriable", "automatic_retry_allowed", ...
+	Recoverable    *bool  // "recoverable": the agent can recover, NOT the same as isRetryable
+
+	Description      string
+	DescriptionField string // "description", "message", ...
+	SuggestedAction  string
+
+	Code               string
+	CustomerMessage    string
+	RetryAfterSeconds  *float64
+	CorrelationID      string
+	RequiresUserAction bool
+	HasFieldErrors     bool
+	HasExample         bool
+	ResultCount        *int
+	HasPartialResults  bool
+	HasAttempted       bool
+}
+
+// Classification is what an envelope says about a call (LESSON-RULES §1-§4):
+// the layer, the category and isRetryable of an execution error, and
+// whether a success is a valid empty result.
+type Classification struct {
+	Layer         Layer
+	ProtocolCode  int      // the JSON-RPC error code, for the protocol layer
+	ErrorCategory Category // execution layer only; "" when the result does not say
+	IsRetryable   *bool    // as the result says; nil when it does not
+	Empty         bool     // success whose query ran and matched nothing
+	Meta          Metadata
+}
+
+// MarshalJSON writes {layer, errorCategory, isRetryable, empty} with null
+// for an unknown category or isRetryable, the shape scripts read from
+// `errorlab scenarios show --json`.
+func (c Classification) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Layer         Layer   `json:"layer"`
+		ProtocolCode  *int    `json:"protocolCode,omitempty"`
+		ErrorCategory *string `json:"errorCategory"`
+		IsRetryable   *bool   `json:"isRetryable"`
+		Empty         bool    `json:"empty"`
+	}{Layer: c.Layer, IsRetryable: c.IsRetryable, Empty: c.Empty}
+	if c.ErrorCategory != "" {
+		s := string(c.ErrorCategory)
+		out.ErrorCategory = &s
+	}
+	if c.Layer == LayerProtocol {
+		code := c.ProtocolCode
+		out.ProtocolCode = &code
+	}
+	return json.Marshal(out)
+}
+
+// Classify reads one JSON-RPC response and says what it is. The error is
+// ParseEnvelope's, for input that is not a JSON-RPC response.
+func Classify(response []byte) (Classification, error) {
+	env, err := ParseEnvelope(response)
+	if err != nil {
+		return Classification{}, err
+	}
+	return ClassifyEnvelope(env), nil
+}
+
+// ClassifyEnvelope classifies an already parsed envelope.
+func ClassifyEnvelope(env Envelope) Classification {
+	if env.Error != nil {
+		return Classification{Layer: LayerProtocol, ProtocolCode: env.Error.Code}
+	}
+	res := env.Result
+	meta := ReadMetadata(res)
+	c := Classification{Meta: meta}
+	if res.IsError {
+		c.Layer = LayerExecution
+		c.ErrorCategory = meta.Category
+		c.IsRetryable = meta.IsRetryable
+		return c
+	}
+	c.Layer = LayerSuccess
+	c.Empty = isEmptySuccess(res, meta)
+	return c
+}
+
+// ReadMetadata finds the error metadata of a result: structuredContent
+// first, then the first text block holding a JSON object.
+func ReadMetadata(res *ToolResult) Metadata {
+	if res == nil {
+		return Metadata{}
+	}
+	if obj, ok := asObject(res.StructuredContent); ok {
+		m := metadataFrom(obj)
+		m.Source = "structuredContent"
+		return m
+	}
+	for _, t := range res.Texts() {
+		if obj, ok := asObject([]byte(t)); ok {
+			m := metadataFrom(obj)
+			m.Source = "text"
+			return m
+		}
+	}
+	return Metadata{}
+}
+
+func asObject(raw []byte) (map[string]json.RawMessage, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil, false
+	}
+	return m, true
+}
+
+// metadataFrom reads the fields of LESSON-RULES §3 from one object,
+// unwrapping an {ok, data, error} envelope.
+func metadataFrom(obj map[string]json.RawMessage) Metadata {
+	var m Metadata
+	norm := lowerKeys(obj)
+	if inner, ok := asObject(norm["error"]); ok {
+		if _, hasOK := norm["ok"]; hasOK || norm["data"] != nil {
+			m = metadataFrom(inner)
+			m.Envelope = true
+			return m
+		}
+	}
+	names := originalNames(obj)
+
+	for _, k := range []string{"errorcategory", "category", "errortype"} {
+		if v, ok := norm[k]; ok {
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				m.CategoryRaw, m.CategoryField = s, names[k]
+				if c, _, ok := ParseCategory(s); ok {
+					m.Category = c
+				}
+			}
+			break
+		}
+	}
+	for _, k := range []string{"isretryable", "retryable", "retriable", "automaticretryallowed"} {
+		if v, ok := norm[k]; ok {
+			var b bool
+			if json.Unmarshal(v, &b) == nil {
+				m.IsRetryable, m.RetryableField = &b, names[k]
+			}
+			break
+		}
+	}
+	if v, ok := norm["recoverable"]; ok {
+		var b bool
+		if json.Unmarshal(v, &b) == nil {
+			m.Recoverable = &b
+		}
+	}
+	for _, k := range []string{"description", "message", "detail", "error"} {
+		if v, ok := norm[k]; ok {
+			var s string
+			if json.Unmarshal(v, &s) == nil && s != "" {
+				m.Description, m.DescriptionField = s, names[k]
+				break
+			}
+		}
+	}
+	m.SuggestedAction = str(norm["suggestedaction"])
+	m.Code = str(norm["code"])
+	if m.Code == "" {
+		m.Code = str(norm["errorcode"])
+	}
+	m.CustomerMessage = str(norm["customermessage"])
+	m.CorrelationID = str(norm["correlationid"])
+	if v, ok := norm["retryafterseconds"]; ok {
+		var f float64
+		if json.Unmarshal(v, &f) == nil {
+			m.RetryAfterSeconds = &f
+		}
+	}
+	if v, ok := norm["requiresuseraction"]; ok {
+		_ = json.Unmarshal(v, &m.RequiresUserAction)
+	}
+	_, m.HasFieldErrors = norm["fielderrors"]
+	_, m.HasExample = norm["examplearguments"]
+	_, m.HasPartialResults = norm["partialresults"]
+	_, m.HasAttempted = norm["attempted"]
+	if v, ok := norm["resultcount"]; ok {
+		var n int
+		if json.Unmarshal(v, &n) == nil {
+			m.ResultCount = &n
+		}
+	}
+	return m
+}
+
+func originalNames(obj map[string]json.RawMessage) map[string]string {
+	out := make(map[string]string, len(obj))
+	for k := range obj {
+		out[normKey(k)] = k
+	}
+	return out
+}
+
+func str(raw json.RawMessage) string {
+	var s string
+	if raw != nil && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return ""
+}
+
+// isEmptySuccess reports a valid empty result (LESSON-RULES §4): a
+// resultCount of 0, or a success that carries nothing at all ([] / {} / "").
+func isEmptySuccess(res *ToolResult, meta Metadata) bool {
+	if meta.ResultCount != nil {
+		return *meta.ResultCount == 0
+	}
+	if obj, ok := asObject(res.StructuredContent); ok && len(obj) > 0 {
+		return false
+	}
+	for _, t := range res.Texts() {
+		switch strings.TrimSpace(t) {
+		case "", "[]", "{}", "null":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+var errorTextPattern = regexp.MustCompile(`(?i)^\s*(error\b|err:|exception\b|traceback|fatal\b|failed\b|failure\b|panic:|access denied|permission denied|unauthori[sz]ed|forbidden|timed? ?out|timeout\b)`)
+
+// LooksLikeError reports text that reads as a failure ("ERROR: Permission
+// denied", "Traceback ..."). A success result whose text does is the
+// error-as-success anti-pattern of LESSON-RULES §3.
+func LooksLikeError(text string) bool { return errorTextPattern.MatchString(text) }
+
+var leakPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`(?m)^\s*at [\w.$]+\(.*:\d+\)`),                                // Java/JS stack frame
+	regexp.MustCompile(`Traceback \(most recent call last\)`),                         // Python
+	regexp.MustCompile(`(?m)^goroutine \d+ \[`),                                       // Go
+	regexp.MustCompile(`(?m)\.go:\d+`),                                                // Go file:line
+	regexp.MustCompile(`(?m)File "[^"]+", line \d+`),                                  // Python frame
+	regexp.MustCompile(`(?i)\b(select|insert|update|delete)\b .*\b(from|into|set)\b`), // SQL
+	regexp.MustCompile(`(?i)\b(bearer|api[_-]?key|token|secret|password)\b\s*[:=]\s*\S+`),
+	regexp.MustCompile(`(?i)\bauthorization:\s*\S+`),
+	regexp.MustCompile(`\b[\w-]+\.(internal|local|corp|lan)\b`),
+	regexp.MustCompile(`\b(10|192\.168|172\.(1[6-9]|2\d|3[01]))\.\d+\.\d+(\.\d+)?\b`),
+}
+
+// Leaks returns the fragments of text that should never reach the model
+// (LESSON-RULES §6): stack frames, SQL, credentials, headers, private hosts.
+// An empty result means none was found.
+func Leaks(text string) []string {
+	var out []string
+	for _, re := range leakPatterns {
+		if loc := re.FindString(text); loc != "" {
+			out = append(out, strings.TrimSpace(loc))
+		}
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MaxEnvelopeBytes bounds the size of a JSON-RPC message ParseEnvelope will
+// read, so hostile input given to `check` cannot exhaust memory.
+const MaxEnvelopeBytes = 4 << 20
+
+// Envelope is a parsed JSON-RPC 2.0 response as it came off the wire.
+// Exactly one of Error and Result is set for a well-formed response.
+type Envelope struct {
+	JSONRPC string          // "2.0" when well formed
+	ID      json.RawMessage // the id as sent (number, string or null)
+	Error   *ProtocolError  // the JSON-RPC error member, if any
+	Result  *ToolResult     // the result member read as a CallToolResult, if any
+}
+
+// ProtocolError is a JSON-RPC error member {code, message, data?}.
+type ProtocolError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// ToolResult is a result member read as an MCP CallToolResult: content,
+// structuredContent, isError, and the 2026-07-28 resultType and _meta.
+type ToolResult struct {
+	Content           []ContentBlock  `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+	ResultType        string          `json:"resultType,omitempty"`
+	Meta              json.RawMessage `json:"_meta,omitempty"`
+
+	// HasIsError is true when the result carried an isError member at all.
+	HasIsError bool `json:"-"`
+	// HasContent is true when the result carried a content member.
+	HasContent bool `json:"-"`
+}
+
+// ContentBlock is one entry of a result's content array. Only text blocks
+// carry Text; other types are kept by Type for the grader.
+type ContentBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text,omitempty"`
+}
+
+// Texts returns the text of every text block, in order.
+func (r *ToolResult) Texts() []string {
+	var out []string
+	for _, b := range r.Content {
+		if b.Type == "text" {
+			out = append(out, b.Text)
+		}
+	}
+	return out
+}
+
+// ParseEnvelope reads one JSON-RPC response. It fails, with a message that
+// says what is wrong, on input that is not JSON, larger than
+// MaxEnvelopeBytes, not an object, or a response with neither result nor
+// error.
+func ParseEnvelope(raw []byte) (Envelope, error) {
+	var env Envelope
+	if len(raw) > MaxEnvelopeBytes {
+		return env, fmt.Errorf("response is %d bytes; the limit is %d", len(raw), MaxEnvelopeBytes)
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return env, errors.New("response is empty: expected one JSON-RPC object")
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return env, fmt.Errorf("response is not a JSON object: %v", err)
+	}
+	if v, ok := top["jsonrpc"]; ok {
+		_ = json.Unmarshal(v, &env.JSONRPC)
+	}
+	env.ID = top["id"]
+	if e, ok := top["error"]; ok && !isNull(e) {
+		var pe ProtocolError
+		if err := json.Unmarshal(e, &pe); err != nil {
+			return env, fmt.Errorf("error member is not {code, message, data?}: %v", err)
+		}
+		env.Error = &pe
+	}
+	if r, ok := top["result"]; ok && !isNull(r) {
+		tr, err := parseToolResult(r)
+		if err != nil {
+			return env, err
+		}
+		env.Result = tr
+	}
+	if env.Error == nil && env.Result == nil {
+		return env, errors.New("response has neither a result nor an error member")
+	}
+	return env, nil
+}
+
+func parseToolResult(r json.RawMessage) (*ToolResult, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(r, &fields); err != nil {
+		return nil, fmt.Errorf("result member is not an object: %v", err)
+	}
+	var tr ToolResult
+	if v, ok := fields["isError"]; ok {
+		tr.HasIsError = true
+		if err := json.Unmarshal(v, &tr.IsError); err != nil {
+			return nil, fmt.Errorf("result.isError is not a boolean: %s", truncate(string(v), 40))
+		}
+	}
+	if v, ok := fields["content"]; ok {
+		tr.HasContent = true
+		var blocks []json.RawMessage
+		if err := json.Unmarshal(v, &blocks); err != nil {
+			return nil, fmt.Errorf("result.content is not an array: %v", err)
+		}
+		for _, b := range blocks {
+			var cb ContentBlock
+			if err := json.Unmarshal(b, &cb); err != nil {
+				return nil, fmt.Errorf("result.content holds a block that is not an object: %s", truncate(string(b), 40))
+			}
+			tr.Content = append(tr.Content, cb)
+		}
+	}
+	if v, ok := fields["structuredContent"]; ok && !isNull(v) {
+		tr.StructuredContent = v
+	}
+	if v, ok := fields["resultType"]; ok {
+		_ = json.Unmarshal(v, &tr.ResultType)
+	}
+	tr.Meta = fields["_meta"]
+	return &tr, nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	return string(bytes.TrimSpace(raw)) == "null"
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// lowerKeys returns a copy of an object with its keys lowered and stripped
+// of "_" and "-", so "is_retryable", "isRetryable" and "IsRetryable" meet.
+func lowerKeys(m map[string]json.RawMessage) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		out[normKey(k)] = v
+	}
+	return out
+}
+
+func normKey(k string) string {
+	k = strings.ToLower(k)
+	k = strings.ReplaceAll(k, "_", "")
+	return strings.ReplaceAll(k, "-", "")
+}
