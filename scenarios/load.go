@@ -1,0 +1,532 @@
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/errorlab/errorlab/assets"
+	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+// Problem is one thing wrong in a content file, at a position.
+type Problem struct {
+	File   string
+	Line   int
+	Column int
+	Msg    string
+}
+
+func (p Problem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Msg)
+	}
+	return fmt.Sprintf("%s: %s", p.File, p.Msg)
+}
+
+// LoadError lists every problem found; when it is returned nothing was
+// loaded.
+type LoadError struct{ Problems []Problem }
+
+func (e *LoadError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Catalog is a validated set of scenarios.
+type Catalog struct {
+	Scenarios []*Scenario
+	byID      map[string]*Scenario
+}
+
+// Get returns the scenario with that id.
+func (c *Catalog) Get(id string) (*Scenario, bool) {
+	s, found := c.byID[id]
+	return s, found
+}
+
+// IDs lists every id in catalogue order.
+func (c *Catalog) IDs() []string {
+	out := make([]string, len(c.Scenarios))
+	for i, s := range c.Scenarios {
+		out[i] = s.ID
+	}
+	return out
+}
+
+// Closest returns up to n ids nearest to id by edit distance, for "did you
+// mean" messages.
+func (c *Catalog) Closest(id string, n int) []string {
+	type cand struct {
+		id string
+		d  int
+	}
+	var cs []cand
+	for _, s := range c.Scenarios {
+		d := distance(strings.ToLower(id), strings.ToLower(s.ID))
+		if strings.Contains(s.ID, id) && id != "" {
+			d = 0
+		}
+		cs = append(cs, cand{s.ID, d})
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].id)
+	}
+	return out
+}
+
+// Next returns the scenario after id in catalogue order, wrapping.
+func (c *Catalog) Next(id string) *Scenario {
+	for i, s := range c.Scenarios {
+		if s.ID == id {
+			return c.Scenarios[(i+1)%len(c.Scenarios)]
+		}
+	}
+	return c.Scenarios[0]
+}
+
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Default loads the built-in catalogue embedded in the binary.
+func Default() (*Catalog, error) {
+	sub, err := fs.Sub(assets.FS, "scenarios")
+	if err != nil {
+		return nil, err
+	}
+	return LoadFS(sub, "embedded:scenarios")
+}
+
+// Load returns the built-in catalogue, overlaid with the scenarios of dir
+// when dir is not empty: a scenario in dir replaces the built-in one with
+// the same id, and new ids are added. If anything in dir is wrong, nothing
+// is loaded and the error lists every problem as file:line:col.
+func Load(dir string) (*Catalog, error) {
+	base, err := Default()
+	if err != nil || dir == "" {
+		return base, err
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("content directory: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("content directory %s is a file; point --content at a directory of *.yaml scenarios", dir)
+	}
+	extra, err := LoadFS(os.DirFS(dir), dir)
+	if err != nil {
+		return nil, err
+	}
+	merged := &Catalog{byID: map[string]*Scenario{}}
+	for _, s := range base.Scenarios {
+		if repl, found := extra.byID[s.ID]; found {
+			s = repl
+		}
+		merged.add(s)
+	}
+	for _, s := range extra.Scenarios {
+		if _, found := merged.byID[s.ID]; !found {
+			merged.add(s)
+		}
+	}
+	return merged, nil
+}
+
+func (c *Catalog) add(s *Scenario) {
+	c.Scenarios = append(c.Scenarios, s)
+	c.byID[s.ID] = s
+}
+
+// LoadFS reads every *.yaml and *.yml file at the top of fsys, validates
+// each scenario (structure, names, and agreement with the engine), and
+// returns the catalogue sorted by topic then file name. label prefixes
+// file names in problems.
+func LoadFS(fsys fs.FS, label string) (*Catalog, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	var files []string
+	for _, e := range entries {
+		ext := path.Ext(e.Name())
+		if !e.IsDir() && (ext == ".yaml" || ext == ".yml") {
+			files = append(files, e.Name())
+		}
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		return nil, &LoadError{[]Problem{{File: label, Msg: "no *.yaml scenario files here"}}}
+	}
+	c := &Catalog{byID: map[string]*Scenario{}}
+	var problems []Problem
+	firstFile := map[string]string{}
+	for _, name := range files {
+		data, err := fs.ReadFile(fsys, name)
+		file := path.Join(label, name)
+		if err != nil {
+			problems = append(problems, Problem{File: file, Msg: err.Error()})
+			continue
+		}
+		s, ps := parseScenario(file, data)
+		if len(ps) > 0 {
+			problems = append(problems, ps...)
+			continue
+		}
+		if prev, dup := firstFile[s.ID]; dup {
+			p := at(file, data, "$.id", fmt.Sprintf("duplicate scenario id %q (first defined in %s)", s.ID, prev))
+			problems = append(problems, p)
+			continue
+		}
+		firstFile[s.ID] = file
+		c.add(s)
+	}
+	if len(problems) > 0 {
+		return nil, &LoadError{problems}
+	}
+	order := map[string]int{}
+	for i, t := range Topics {
+		order[t.ID] = i
+	}
+	sort.SliceStable(c.Scenarios, func(i, j int) bool {
+		return order[c.Scenarios[i].Topic] < order[c.Scenarios[j].Topic]
+	})
+	return c, nil
+}
+
+// ValidateDir checks every scenario file in dir on its own (no overlay)
+// and returns the problems, empty when all is well.
+func ValidateDir(dir string) ([]Problem, int, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !info.IsDir() {
+		return nil, 0, fmt.Errorf("%s is not a directory", dir)
+	}
+	c, err := LoadFS(os.DirFS(dir), dir)
+	var le *LoadError
+	if errors.As(err, &le) {
+		return le.Problems, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return nil, len(c.Scenarios), nil
+}
+
+// parseScenario decodes one file strictly and validates it.
+func parseScenario(file string, data []byte) (*Scenario, []Problem) {
+	var s Scenario
+	err := yaml.UnmarshalWithOptions(data, &s, yaml.Strict(), yaml.DisallowUnknownField())
+	if err != nil {
+		return nil, []Problem{yamlProblem(file, err)}
+	}
+	s.File = file
+	return &s, validate(file, data, &s)
+}
+
+func yamlProblem(file string, err error) Problem {
+	var ye yaml.Error
+	if errors.As(err, &ye) && ye.GetToken() != nil {
+		pos := ye.GetToken().Position
+		return Problem{File: file, Line: pos.Line, Column: pos.Column, Msg: cleanYAMLMsg(ye.GetMessage())}
+	}
+	return Problem{File: file, Msg: err.Error()}
+}
+
+func cleanYAMLMsg(m string) string {
+	m = strings.TrimSpace(m)
+	if i := strings.Index(m, "\n"); i > 0 {
+		m = m[:i]
+	}
+	return m
+}
+
+// at locates a YAML path in the file for a problem; an unknown path falls
+// back to line 1.
+func at(file string, data []byte, p, msg string) Problem {
+	line, col := locate(data, p)
+	return Problem{File: file, Line: line, Column: col, Msg: msg}
+}
+
+func locate(data []byte, p string) (int, int) {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return 1, 1
+	}
+	for p != "$" && p != "" {
+		yp, err := yaml.PathString(p)
+		if err == nil {
+			if n, err := yp.FilterFile(f); err == nil && n != nil {
+				return position(n)
+			}
+		}
+		i := strings.LastIndexAny(p, ".[")
+		if i <= 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return 1, 1
+}
+
+func position(n ast.Node) (int, int) {
+	tk := n.GetToken()
+	if tk == nil || tk.Position == nil {
+		return 1, 1
+	}
+	return tk.Position.Line, tk.Position.Column
+}
+
+var idPattern = func(id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// validate checks structure and names, then runs the good style under
+// every revision and checks the response against Expected and the best
+// action against sim/rules.
+func validate(file string, data []byte, s *Scenario) []Problem {
+	var ps []Problem
+	bad := func(p, msg string, a ...any) { ps = append(ps, at(file, data, p, fmt.Sprintf(msg, a...))) }
+
+	if !idPattern(s.ID) {
+		bad("$.id", "id %q must be lower-case letters, digits and dashes, e.g. refund-window", s.ID)
+	}
+	if strings.TrimSpace(s.Title) == "" {
+		bad("$.title", "title is missing")
+	}
+	if _, found := TopicByID(s.Topic); !found {
+		names := make([]string, len(Topics))
+		for i, t := range Topics {
+			names[i] = t.ID
+		}
+		bad("$.topic", "unknown topic %q: use one of %s", s.Topic, strings.Join(names, ", "))
+	}
+	if !strings.HasPrefix(s.Section, "§") {
+		bad("$.section", "section %q must name a LESSON-RULES section, e.g. \"§2\"", s.Section)
+	}
+	if n := strings.Count(strings.TrimSpace(s.Situation), ". ") + 1; strings.TrimSpace(s.Situation) == "" || n > 5 {
+		bad("$.situation", "situation must be two or three sentences about the customer (found %d)", n)
+	}
+	switch {
+	case s.Call.Raw == "" && s.Call.Tool == "":
+		bad("$.call", "call needs a tool (with arguments) or raw request bytes")
+	case s.Call.Raw != "" && s.Call.Tool != "":
+		bad("$.call", "call has both tool and raw: give one")
+	}
+	if s.Failure.Kind != "" {
+		if _, err := mockserver.ParseFaultKind(string(s.Failure.Kind)); err != nil {
+			bad("$.failure.kind", "%v", err)
+		}
+	}
+	if s.Spec != "" {
+		if _, err := rules.ParseRevision(string(s.Spec)); err != nil {
+			bad("$.spec", "%v", err)
+		}
+	}
+	if len(s.Styles) == 0 || s.Styles[0] != mockserver.StyleGood {
+		bad("$.styles", "styles must start with good (the recommended response), then any bad styles")
+	}
+	seen := map[mockserver.Style]bool{}
+	for i, st := range s.Styles {
+		if _, err := mockserver.ParseStyle(string(st)); err != nil {
+			bad(fmt.Sprintf("$.styles[%d]", i), "%v", err)
+		}
+		if seen[st] {
+			bad(fmt.Sprintf("$.styles[%d]", i), "style %s is listed twice", st)
+		}
+		seen[st] = true
+	}
+	checkExpected(bad, "$.expected", s.Expected)
+	checkActions(bad, "$", s.BestAction, s.AcceptableActions)
+	for _, a := range rules.Actions {
+		if strings.TrimSpace(s.Feedback[a]) == "" {
+			bad("$.feedback", "feedback for %s is missing: every action of LESSON-RULES §8 needs a sentence", a)
+		}
+	}
+	for a := range s.Feedback {
+		if !a.Valid() {
+			bad("$.feedback."+string(a), "feedback for unknown action %q", a)
+		}
+	}
+	for rev, o := range s.Revisions {
+		if _, err := rules.ParseRevision(string(rev)); err != nil {
+			bad("$.revisions", "%v", err)
+			continue
+		}
+		p := fmt.Sprintf("$.revisions.%s", rev)
+		if o.Expected != nil {
+			checkExpected(bad, p+".expected", *o.Expected)
+		}
+		if o.BestAction != "" {
+			checkActions(bad, p, o.BestAction, o.AcceptableActions)
+		}
+	}
+	if len(ps) > 0 {
+		return ps
+	}
+	return append(ps, checkAgainstEngine(file, data, s)...)
+}
+
+func checkExpected(bad func(string, string, ...any), p string, e Expected) {
+	switch e.Layer {
+	case rules.LayerProtocol, rules.LayerExecution, rules.LayerSuccess:
+	default:
+		bad(p+".layer", "layer %q must be protocol, execution or success", e.Layer)
+	}
+	if e.ErrorCategory != "" && !e.ErrorCategory.Valid() {
+		bad(p+".errorCategory", "errorCategory %q must be transient, validation, business or permission", e.ErrorCategory)
+	}
+	if e.Layer == rules.LayerExecution && e.ErrorCategory == "" {
+		bad(p, "an execution error needs an errorCategory")
+	}
+	if e.Layer == rules.LayerExecution && e.IsRetryable != nil && *e.IsRetryable != e.ErrorCategory.Retryable() {
+		bad(p+".isRetryable", "isRetryable %v contradicts LESSON-RULES §2: %s is %v", *e.IsRetryable, e.ErrorCategory, e.ErrorCategory.Retryable())
+	}
+}
+
+func checkActions(bad func(string, string, ...any), p string, best rules.Action, ok []rules.Action) {
+	if _, err := rules.ParseAction(string(best)); err != nil {
+		bad(p+".bestAction", "%v", err)
+	}
+	for i, a := range ok {
+		if _, err := rules.ParseAction(string(a)); err != nil {
+			bad(fmt.Sprintf("%s.acceptableActions[%d]", p, i), "%v", err)
+		}
+	}
+}
+
+// checkAgainstEngine makes the call in the good style under each revision
+// and compares what comes back, and what the rules recommend, with what
+// the file says.
+func checkAgainstEngine(file string, data []byte, s *Scenario) []Problem {
+	var ps []Problem
+	for _, rev := range rules.Revisions {
+		truth := s.TruthAt(rev)
+		exprPath := "$.expected"
+		actPath := "$"
+		if o, found := s.Revisions[rev]; found {
+			if o.Expected != nil {
+				exprPath = fmt.Sprintf("$.revisions.%s.expected", rev)
+			}
+			if o.BestAction != "" {
+				actPath = fmt.Sprintf("$.revisions.%s", rev)
+			}
+		}
+		ex, err := s.Exchange(context.Background(), mockserver.StyleGood, rev)
+		if err != nil {
+			ps = append(ps, at(file, data, "$.call", fmt.Sprintf("under %s the call failed to run: %v", rev, err)))
+			continue
+		}
+		got, err := ex.Classify()
+		if err != nil {
+			ps = append(ps, at(file, data, "$.call", fmt.Sprintf("under %s the response is unreadable: %v", rev, err)))
+			continue
+		}
+		if msg := compare(truth.Expected, got); msg != "" {
+			ps = append(ps, at(file, data, exprPath, fmt.Sprintf("under %s the good-style response %s", rev, msg)))
+			continue
+		}
+		rec, recOK := rules.Recommend(s.SituationAt(rev))
+		if !recOK {
+			ps = append(ps, at(file, data, exprPath, "the expected outcome is a plain success: a scenario needs a failure or an empty result"))
+			continue
+		}
+		if truth.Best != rec.Best {
+			ps = append(ps, at(file, data, actPath+".bestAction",
+				fmt.Sprintf("under %s bestAction %s disagrees with LESSON-RULES (%s): the rules give %s", rev, truth.Best, rec.Rule.Ref(), rec.Best)))
+		}
+		for _, a := range truth.Acceptable {
+			if !slices.Contains(rec.Acceptable, a) {
+				ps = append(ps, at(file, data, actPath+".acceptableActions",
+					fmt.Sprintf("under %s %s is not acceptable by LESSON-RULES (%s)", rev, a, rec.Rule.Ref())))
+			}
+		}
+	}
+	return dedupe(ps)
+}
+
+// compare describes how got differs from want, or "" if it matches.
+func compare(want Expected, got rules.Classification) string {
+	var diffs []string
+	if got.Layer != want.Layer {
+		diffs = append(diffs, fmt.Sprintf("is on the %s layer, not %s", got.Layer, want.Layer))
+	}
+	if got.ErrorCategory != want.ErrorCategory {
+		diffs = append(diffs, fmt.Sprintf("has errorCategory %q, not %q", got.ErrorCategory, want.ErrorCategory))
+	}
+	if want.IsRetryable != nil && (got.IsRetryable == nil || *got.IsRetryable != *want.IsRetryable) {
+		diffs = append(diffs, fmt.Sprintf("has isRetryable %s, not %v", boolText(got.IsRetryable), *want.IsRetryable))
+	}
+	if got.Empty != want.Empty {
+		diffs = append(diffs, fmt.Sprintf("has empty %v, not %v", got.Empty, want.Empty))
+	}
+	if want.ProtocolCode != 0 && got.ProtocolCode != want.ProtocolCode {
+		diffs = append(diffs, fmt.Sprintf("has code %d, not %d", got.ProtocolCode, want.ProtocolCode))
+	}
+	if got.Meta.RequiresUserAction != want.RequiresUserAction {
+		diffs = append(diffs, fmt.Sprintf("has requiresUserAction %v, not %v", got.Meta.RequiresUserAction, want.RequiresUserAction))
+	}
+	return strings.Join(diffs, "; ")
+}
+
+func boolText(b *bool) string {
+	if b == nil {
+		return "absent"
+	}
+	return fmt.Sprint(*b)
+}
+
+func dedupe(ps []Problem) []Problem {
+	var out []Problem
+	seen := map[string]bool{}
+	for _, p := range ps {
+		k := p.String()
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
