@@ -81,7 +81,14 @@ type Scenario struct {
 	// Spec is the revision the scenario opens with (default 2025-11-25).
 	Spec rules.Revision `yaml:"spec,omitempty"`
 	// InSubagent marks a call made by a subagent for a coordinator (§5).
-	InSubagent        bool                                `yaml:"inSubagent,omitempty"`
+	InSubagent bool `yaml:"inSubagent,omitempty"`
+	// RetriesExhausted marks a transient failure that has already outlasted
+	// the retry cap when the learner is asked (§5).
+	RetriesExhausted bool `yaml:"retriesExhausted,omitempty"`
+	// Correction is the full corrected argument set when the right input can
+	// be worked out (ORD-4471x → ORD-4471); the informed agent uses it. Empty
+	// means the agent has to ask the customer.
+	Correction        map[string]any                      `yaml:"correction,omitempty"`
 	Expected          Expected                            `yaml:"expected"`
 	BestAction        rules.Action                        `yaml:"bestAction"`
 	AcceptableActions []rules.Action                      `yaml:"acceptableActions,omitempty"`
@@ -128,6 +135,7 @@ func (s *Scenario) SituationAt(rev rules.Revision) rules.Situation {
 		Empty:              e.Empty,
 		RequiresUserAction: e.RequiresUserAction,
 		InSubagent:         s.InSubagent,
+		RetriesExhausted:   s.RetriesExhausted,
 	}
 }
 

@@ -1,0 +1,24 @@
+//go:build unix
+
+package quiz
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// withLock runs fn holding an exclusive flock on the progress file's lock
+// file, so concurrent errorlab processes take turns.
+func (s *Store) withLock(fn func() error) error {
+	f, err := os.OpenFile(s.path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("progress lock: %w", err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("progress lock: %w", err)
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck
+	return fn()
+}

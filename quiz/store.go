@@ -1,0 +1,254 @@
+// Package quiz keeps a learner's progress (scenarios solved, questions and
+// drills answered, exam history) and, as it grows, the question bank and
+// the practice, exam and review sessions.
+package quiz
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/adrg/xdg"
+)
+
+// SchemaVersion is the version of the progress file this build writes.
+const SchemaVersion = 1
+
+// FileName is the progress file's name inside the state directory.
+const FileName = "progress.json"
+
+// ScenarioRecord is what the learner did on one lab scenario.
+type ScenarioRecord struct {
+	Solved     bool      `json:"solved"`
+	Attempts   int       `json:"attempts"`
+	LastAction string    `json:"lastAction,omitempty"`
+	LastGrade  string    `json:"lastGrade,omitempty"`
+	At         time.Time `json:"at"`
+}
+
+// ItemRecord is the Leitner state of one question or drill.
+type ItemRecord struct {
+	Topic   string    `json:"topic,omitempty"`
+	Box     int       `json:"box"`    // 1 = missed recently ... Mastered
+	Streak  int       `json:"streak"` // right answers in a row
+	Right   int       `json:"right"`
+	Wrong   int       `json:"wrong"`
+	LastAt  time.Time `json:"lastAt"`
+	LastRes bool      `json:"lastCorrect"`
+}
+
+// ExamRecord is one finished mock exam.
+type ExamRecord struct {
+	At        time.Time         `json:"at"`
+	Questions int               `json:"questions"`
+	Correct   int               `json:"correct"`
+	PassMark  float64           `json:"passMark"`
+	Passed    bool              `json:"passed"`
+	Seconds   int               `json:"seconds"`
+	ByTopic   map[string][2]int `json:"byTopic"` // topic → [correct, total]
+	Missed    []string          `json:"missed,omitempty"`
+}
+
+// Progress is the whole progress file.
+type Progress struct {
+	SchemaVersion int                       `json:"schemaVersion"`
+	Scenarios     map[string]ScenarioRecord `json:"scenarios"`
+	Items         map[string]ItemRecord     `json:"items"`
+	Exams         []ExamRecord              `json:"exams"`
+}
+
+func newProgress() *Progress {
+	return &Progress{SchemaVersion: SchemaVersion, Scenarios: map[string]ScenarioRecord{}, Items: map[string]ItemRecord{}}
+}
+
+// Store is the progress file on disk. Every change is a locked
+// read-modify-write with an atomic replace (temp file, fsync, rename), so
+// two errorlab processes answering at once lose no answer and a crash
+// mid-write leaves the previous file intact.
+type Store struct {
+	path string
+
+	mu    sync.Mutex
+	cache *Progress // last snapshot read or written, for Solved
+	// Notice is set when opening had to move a corrupt file aside; it says
+	// where, for the learner to read.
+	Notice string
+}
+
+// DefaultDir is errorlab's XDG state directory ($XDG_STATE_HOME/errorlab).
+func DefaultDir() string { return filepath.Join(xdg.StateHome, "errorlab") }
+
+// Open opens (creating if needed) the progress file in dir; dir "" means
+// DefaultDir. A file that is not valid progress JSON, or of a newer schema,
+// is moved aside as progress.json.corrupt-<time> and a fresh one starts;
+// Store.Notice says so. Errors are for a directory that cannot be created
+// or written.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		dir = DefaultDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("progress directory %s: %w", dir, err)
+	}
+	s := &Store{path: filepath.Join(dir, FileName)}
+	err := s.withLock(func() error {
+		_, err := s.readLocked()
+		var ce *corruptError
+		if errors.As(err, &ce) {
+			aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().UTC().Format("20060102T150405Z"))
+			if rerr := os.Rename(s.path, aside); rerr != nil {
+				return fmt.Errorf("progress file %s is unreadable (%v) and could not be moved aside: %w", s.path, ce.err, rerr)
+			}
+			s.Notice = fmt.Sprintf("Your progress file could not be read (%v). It was kept as %s and a fresh one started.", ce.err, aside)
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Load(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Path is the progress file's location.
+func (s *Store) Path() string { return s.path }
+
+type corruptError struct{ err error }
+
+func (e *corruptError) Error() string { return e.err.Error() }
+
+// readLocked reads the file; a missing file is a fresh Progress.
+func (s *Store) readLocked() (*Progress, error) {
+	data, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return newProgress(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := newProgress()
+	p.SchemaVersion = 0
+	if err := json.Unmarshal(data, p); err != nil {
+		return nil, &corruptError{fmt.Errorf("not valid JSON: %v", err)}
+	}
+	if p.SchemaVersion == 0 || p.SchemaVersion > SchemaVersion {
+		return nil, &corruptError{fmt.Errorf("schema version %d; this errorlab reads %d", p.SchemaVersion, SchemaVersion)}
+	}
+	if p.Scenarios == nil {
+		p.Scenarios = map[string]ScenarioRecord{}
+	}
+	if p.Items == nil {
+		p.Items = map[string]ItemRecord{}
+	}
+	return p, nil
+}
+
+// Load returns a snapshot of the progress.
+func (s *Store) Load() (*Progress, error) {
+	var p *Progress
+	err := s.withLock(func() error {
+		var err error
+		p, err = s.readLocked()
+		return err
+	})
+	if err == nil {
+		s.remember(p)
+	}
+	return p, err
+}
+
+func (s *Store) remember(p *Progress) {
+	s.mu.Lock()
+	s.cache = p
+	s.mu.Unlock()
+}
+
+// Update applies fn to the current progress and writes the result
+// atomically, holding the lock throughout. fn's error aborts the write.
+func (s *Store) Update(fn func(*Progress) error) error {
+	return s.withLock(func() error {
+		p, err := s.readLocked()
+		if err != nil {
+			return err
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+		p.SchemaVersion = SchemaVersion
+		if err := writeAtomic(s.path, p); err != nil {
+			return err
+		}
+		s.remember(p)
+		return nil
+	})
+}
+
+func writeAtomic(path string, p *Progress) error {
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".progress-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Solved reports whether the learner has answered a scenario correctly,
+// from the last snapshot this Store read or wrote (no disk I/O, so a
+// screen may call it while drawing).
+func (s *Store) Solved(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cache != nil && s.cache.Scenarios[id].Solved
+}
+
+// MarkSolved records a correct answer on a scenario.
+func (s *Store) MarkSolved(id string) error {
+	return s.RecordScenario(id, "", "best", true)
+}
+
+// RecordScenario records one answer on a scenario; solved stays true once
+// set.
+func (s *Store) RecordScenario(id, action, grade string, correct bool) error {
+	return s.Update(func(p *Progress) error {
+		r := p.Scenarios[id]
+		r.Attempts++
+		if action != "" {
+			r.LastAction = action
+		}
+		r.LastGrade = grade
+		r.Solved = r.Solved || correct
+		r.At = time.Now().UTC()
+		p.Scenarios[id] = r
+		return nil
+	})
+}

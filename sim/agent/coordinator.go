@@ -1,0 +1,197 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+
+	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/sim/wire"
+)
+
+// Delegation is the job a coordinator hands a subagent: gather everything
+// about one customer and one order with get_customer and lookup_order.
+type Delegation struct {
+	ID         string
+	CustomerID string
+	OrderID    string
+	// Corrections maps a tool to corrected arguments the subagent can work
+	// out for itself (a validation error it can fix locally).
+	Corrections map[string]map[string]any
+	// Open starts a session on a fresh mock server (good style; the
+	// scenario's fault injected).
+	Open func(ctx context.Context, style mockserver.Style) (*wire.Session, error)
+}
+
+// Attempt is one try the subagent made, with its virtual time.
+type Attempt struct {
+	T         float64        `json:"t"`
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+	Outcome   string         `json:"outcome"` // "ok", "empty", or the errorCategory / "protocol -32602"
+}
+
+// UnresolvedError is the failure the subagent could not fix.
+type UnresolvedError struct {
+	Tool          string         `json:"tool"`
+	ErrorCategory rules.Category `json:"errorCategory,omitempty"`
+	IsRetryable   *bool          `json:"isRetryable,omitempty"`
+	Code          string         `json:"code,omitempty"`
+	Description   string         `json:"description"`
+	ProtocolCode  int            `json:"protocolCode,omitempty"`
+}
+
+// Report is the ONE message a subagent sends its coordinator (LESSON-RULES
+// §5): the results it obtained, the unresolved error with its category,
+// and what it attempted. A fully successful run sends results only; the
+// coordinator never hears of a retry that worked.
+type Report struct {
+	Status         string                     `json:"status"` // "complete" or "partial"
+	PartialResults map[string]json.RawMessage `json:"partialResults"`
+	Error          *UnresolvedError           `json:"error,omitempty"`
+	Attempted      []Attempt                  `json:"attempted,omitempty"`
+}
+
+// CoordinatorRun is a delegation played out: the subagent's trace, the
+// report it sent, and what the coordinator did with it.
+type CoordinatorRun struct {
+	Scenario          string       `json:"scenario"`
+	Subagent          *Run         `json:"subagent"`
+	Report            Report       `json:"report"`
+	CoordinatorAction rules.Action `json:"coordinatorAction"`
+	CoordinatorSays   string       `json:"coordinatorSays"`
+	Why               string       `json:"why"`
+}
+
+// Delegate plays a delegation: the subagent gathers both records,
+// recovering locally from transient failures (capped backoff) and from
+// validation errors it can correct, then reports once.
+func Delegate(ctx context.Context, d Delegation) (*CoordinatorRun, error) {
+	sess, err := d.Open(ctx, mockserver.StyleGood)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	r := &runner{ctx: ctx, sess: sess, run: &Run{Scenario: d.ID, Agent: "subagent", Style: string(mockserver.StyleGood)}}
+	rep := Report{Status: "complete", PartialResults: map[string]json.RawMessage{}}
+	var attempts []Attempt
+	jobs := []wire.Call{
+		{Tool: "get_customer", Arguments: map[string]any{"customer_id": d.CustomerID}},
+		{Tool: "lookup_order", Arguments: map[string]any{"order_id": d.OrderID}},
+	}
+	for _, call := range jobs {
+		retries, corrected := 0, false
+		for len(r.run.Steps) < maxSteps {
+			ex, cl, err := r.call(StepCall, call)
+			if err != nil {
+				return nil, err
+			}
+			attempts = append(attempts, Attempt{T: r.run.Steps[len(r.run.Steps)-1].T, Tool: call.Tool, Arguments: call.Arguments, Outcome: outcomeOf(cl)})
+			sit := rules.SituationOf(cl)
+			sit.InSubagent = true
+			sit.RetriesExhausted = sit.Category == rules.Transient && retries >= rules.MaxRetries
+			rec, needsRecovery := rules.Recommend(sit)
+			if !needsRecovery || rec.Best == rules.AcceptEmpty {
+				rep.PartialResults[call.Tool] = structured(ex)
+				break
+			}
+			if rec.Best == rules.RetrySame {
+				retries++
+				wait := rules.BackoffSeconds(retries, retryAfter(cl))
+				r.wait(wait, fmt.Sprintf("local recovery: resend %d of %d after %gs", retries, rules.MaxRetries, wait))
+				continue
+			}
+			if rec.Best == rules.FixInput && !corrected {
+				if fix, ok := d.Corrections[call.Tool]; ok {
+					corrected = true
+					next := wire.Call{Tool: call.Tool, Arguments: maps.Clone(fix)}
+					r.say("self", fmt.Sprintf("local recovery: correcting %s to %s", describe(call), describe(next)))
+					call = next
+					continue
+				}
+			}
+			if rep.Error == nil {
+				rep.Error = &UnresolvedError{Tool: call.Tool, ErrorCategory: cl.ErrorCategory, IsRetryable: cl.IsRetryable,
+					Code: cl.Meta.Code, Description: cl.Meta.Description, ProtocolCode: cl.ProtocolCode}
+				if cl.Layer == rules.LayerProtocol {
+					rep.Error.Description = fmt.Sprintf("JSON-RPC error %d: the request was rejected before any tool ran", cl.ProtocolCode)
+				}
+			}
+			break
+		}
+	}
+	if rep.Error != nil {
+		rep.Status = "partial"
+		rep.Attempted = attempts
+	}
+	report, _ := json.Marshal(rep)
+	r.say("coordinator", string(report))
+	r.run.VirtualSeconds = r.clock.Now()
+	r.run.FinalMessage = string(report)
+
+	cr := &CoordinatorRun{Scenario: d.ID, Subagent: r.run, Report: rep}
+	cr.decide()
+	r.run.Verdict, r.run.Why = Resolved, cr.Why
+	if rep.Error != nil {
+		r.run.Verdict = Escalated
+	}
+	return cr, nil
+}
+
+func structured(ex wire.Exchange) json.RawMessage {
+	env, err := rules.ParseEnvelope(ex.Response)
+	if err != nil || env.Result == nil || env.Result.StructuredContent == nil {
+		b, _ := json.Marshal(texts(ex))
+		return b
+	}
+	return env.Result.StructuredContent
+}
+
+func outcomeOf(cl rules.Classification) string {
+	switch cl.Layer {
+	case rules.LayerProtocol:
+		return fmt.Sprintf("protocol %d", cl.ProtocolCode)
+	case rules.LayerSuccess:
+		if cl.Empty {
+			return "empty"
+		}
+		return "ok"
+	}
+	if cl.ErrorCategory == "" {
+		return "error"
+	}
+	return string(cl.ErrorCategory)
+}
+
+// decide is the coordinator's move on the report, from sim/rules.
+func (cr *CoordinatorRun) decide() {
+	e := cr.Report.Error
+	if e == nil {
+		cr.CoordinatorAction = ""
+		cr.CoordinatorSays = "Both records are in; answering the customer from them."
+		cr.Why = "Any transient failure was absorbed by the subagent's local retries; the coordinator never heard of it (LESSON-RULES §5)."
+		return
+	}
+	sit := rules.Situation{Layer: rules.LayerExecution, Category: e.ErrorCategory, RetriesExhausted: e.ErrorCategory == rules.Transient}
+	if e.ProtocolCode != 0 {
+		sit = rules.Situation{Layer: rules.LayerProtocol}
+	}
+	rec, _ := rules.Recommend(sit)
+	cr.CoordinatorAction = rec.Best
+	switch rec.Best {
+	case rules.EscalateHuman:
+		cr.CoordinatorSays = fmt.Sprintf("Proceeding with what the subagent found; %s could not be resolved (%s), so a person takes that part over.", e.Tool, e.ErrorCategory)
+	case rules.FixInput:
+		cr.CoordinatorSays = fmt.Sprintf("Asking the customer to check the details %s rejected, and answering the rest now.", e.Tool)
+	case rules.ExplainAlternative:
+		cr.CoordinatorSays = "Explaining the refusal to the customer and offering another path."
+	case rules.FixClient:
+		cr.CoordinatorSays = "Reporting a client bug; answering the customer with the part that worked."
+	default:
+		cr.CoordinatorSays = "Deciding with partial data."
+	}
+	cr.Why = fmt.Sprintf("The subagent sent one report with partial results, the unresolved %s error and %d attempts; the coordinator chose %s (%s).",
+		e.ErrorCategory, len(cr.Report.Attempted), rec.Best, rec.Rule.Ref())
+}

@@ -1,0 +1,143 @@
+package agent
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/sim/wire"
+)
+
+// informed plays the task the way LESSON-RULES says: every branch is
+// rules.Recommend applied to what the response states.
+func (r *runner) informed() error {
+	call := r.task.Call
+	retries := 0
+	corrected := false
+	confirmed := false
+	for len(r.run.Steps) < maxSteps {
+		ex, cl, err := r.call(StepCall, call)
+		if err != nil {
+			return err
+		}
+		sit := rules.SituationOf(cl)
+		sit.RetriesExhausted = sit.Category == rules.Transient && retries >= rules.MaxRetries
+		rec, needsRecovery := rules.Recommend(sit)
+		if !needsRecovery {
+			r.finish("Here is what I found: "+summary(ex), Resolved, "The call succeeded; the agent answered from the result.")
+			return nil
+		}
+		switch rec.Best {
+		case rules.FixClient:
+			r.say("developers", fmt.Sprintf("Client bug: the server answered %s with JSON-RPC error %d. No tool ran, so there is nothing for the agent to recover; the request needs fixing.", describe(call), cl.ProtocolCode))
+			r.finish("Sorry, I hit a technical fault on our side and couldn't run that check. I've reported it so it can be fixed; can I help with anything else meanwhile?",
+				Escalated, "A protocol error is a broken request, not a tool result: the agent stopped at once and reported a client bug instead of looping (LESSON-RULES §1).")
+			return nil
+
+		case rules.AcceptEmpty:
+			msg := r.task.CustomerMessage
+			if msg == "" {
+				msg = summary(ex)
+			}
+			r.finish(msg, Resolved, "The query ran and matched nothing; the agent accepted the empty result and did not retry (LESSON-RULES §4).")
+			return nil
+
+		case rules.RetrySame:
+			retries++
+			wait := rules.BackoffSeconds(retries, retryAfter(cl))
+			why := fmt.Sprintf("transient, isRetryable true: resend %d of %d after %gs", retries, rules.MaxRetries, wait)
+			if ra := retryAfter(cl); ra > 0 {
+				why += fmt.Sprintf(" (the server asked for %gs)", ra)
+			}
+			r.wait(wait, why)
+			continue
+
+		case rules.FixInput:
+			if r.task.Correction != nil && !corrected {
+				corrected = true
+				next := wire.Call{Tool: call.Tool, Arguments: maps.Clone(r.task.Correction)}
+				r.say("self", fmt.Sprintf("validation, isRetryable false: not resending %s; correcting the input to %s and making a new call.", describe(call), describe(next)))
+				call = next
+				continue
+			}
+			r.finish(askForInput(cl), Resolved, "The input was wrong and could not be worked out, so the agent asked the customer instead of resending (LESSON-RULES §2 validation).")
+			return nil
+
+		case rules.AskConfirmation:
+			if confirmed {
+				r.finish("I couldn't complete that even with your confirmation; I'll pass it to a colleague.", Wasted, "The tool still refused after confirmation.")
+				return nil
+			}
+			confirmed = true
+			msg := cl.Meta.CustomerMessage
+			if msg == "" {
+				msg = r.task.CustomerMessage
+			}
+			r.say("customer", msg)
+			r.add(Step{Kind: StepMessage, To: "agent", Text: "Customer: Yes, please go ahead."})
+			next := wire.Call{Tool: call.Tool, Arguments: maps.Clone(call.Arguments)}
+			next.Arguments["confirmedByUser"] = true
+			call = next
+			continue
+
+		case rules.ExplainAlternative:
+			msg := cl.Meta.CustomerMessage
+			if msg == "" {
+				msg = r.task.CustomerMessage
+			}
+			if msg == "" {
+				msg = "I can't do that automatically because of our policy, but I can pass it to a colleague who can review it."
+			}
+			r.finish(msg, Resolved, fmt.Sprintf("A %s refusal is final for this call: the agent did not resend, explained the rule in the tool's customerMessage and offered another path (LESSON-RULES §2 business).", cl.ErrorCategory))
+			return nil
+
+		case rules.EscalateHuman, rules.ReportPartial:
+			reason := "permission"
+			summaryText := fmt.Sprintf("%s was refused for lack of access (%s). Needs someone with the right access.", describe(call), cl.Meta.Code)
+			final := "That record needs a colleague with extra access, so I've passed your request to a team lead; they'll pick it up shortly."
+			why := "A permission error cannot be fixed by resending as the same principal: the agent escalated with the case details (LESSON-RULES §2 permission)."
+			if sit.Category == rules.Transient {
+				reason = "outage"
+				summaryText = fmt.Sprintf("%s failed %d times (transient: %s); retried after 1s, 2s and 4s. Customer is waiting.", describe(call), retries+1, cl.Meta.Code)
+				final = "Our systems aren't answering right now, so I couldn't check that. I've passed it to a colleague who will follow up as soon as it's back."
+				why = "The retry cap (3 resends after 1s, 2s, 4s) was spent, so the agent stopped and escalated with what it tried (LESSON-RULES §5)."
+			}
+			if sit.Category == rules.Business {
+				reason = "business_rule"
+			}
+			_, ecl, err := r.call(StepEscalate, wire.Call{Tool: "escalate_to_human", Arguments: map[string]any{"summary": summaryText, "reason": reason}})
+			if err != nil {
+				return err
+			}
+			if ecl.Layer != rules.LayerSuccess {
+				r.finish("I couldn't hand this over automatically, so I've noted it for the next colleague on shift.", Escalated, why+" The escalation tool itself failed, which the agent reported rather than hid.")
+				return nil
+			}
+			r.finish(final, Escalated, why)
+			return nil
+		}
+		return fmt.Errorf("no rule for %s", rec.Best)
+	}
+	r.finish("I've run out of steps on this one; passing it to a colleague.", Wasted, "The run hit the step limit.")
+	return nil
+}
+
+func retryAfter(cl rules.Classification) float64 {
+	if cl.Meta.RetryAfterSeconds != nil {
+		return *cl.Meta.RetryAfterSeconds
+	}
+	return 0
+}
+
+// askForInput turns a validation error into a question for the customer.
+func askForInput(cl rules.Classification) string {
+	d := cl.Meta.Description
+	if i := strings.Index(d, ". "); i > 0 {
+		d = d[:i+1]
+	}
+	if d == "" {
+		return "I couldn't use the details I had; could you check them for me?"
+	}
+	return "I couldn't use the details I had: " + strings.ToLower(d[:1]) + d[1:] + " Could you check and send me the right one?"
+}

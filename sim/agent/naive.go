@@ -1,0 +1,83 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+// naive plays the task without reading any metadata: a protocol error,
+// isError or an empty result are all "it failed", resent up to
+// NaiveMaxRetries times with backoff; anything else is data, error text
+// included.
+func (r *runner) naive() error {
+	retries := 0
+	for len(r.run.Steps) < maxSteps {
+		ex, cl, err := r.call(StepCall, r.task.Call)
+		if err != nil {
+			return err
+		}
+		failed := cl.Layer != rules.LayerSuccess || cl.Empty
+		if !failed {
+			text := texts(ex)
+			msg := "Here is what I found: " + summary(ex)
+			if rules.LooksLikeError(text) {
+				r.finish(msg, Wrong, fmt.Sprintf("The tool hid a %s failure inside a success (%q); the naive agent passed the error text to the customer as if it were the answer (LESSON-RULES §3).", kindOf(r.task.Truth), firstLine(text)))
+				return nil
+			}
+			if retries > 0 {
+				r.finish(msg, Resolved, fmt.Sprintf("Blind resending happened to work here (%d resends) because the failure was transient; with any other category it would have burned every try.", retries))
+				return nil
+			}
+			r.finish(msg, Resolved, "The call succeeded.")
+			return nil
+		}
+		if retries < NaiveMaxRetries {
+			retries++
+			wait := rules.BackoffSeconds(retries, 0)
+			r.wait(wait, fmt.Sprintf("it failed, no idea why: resend %d of %d after %gs", retries, NaiveMaxRetries, wait))
+			continue
+		}
+		r.finish("I'm sorry, something went wrong and I couldn't complete that. Please try again later.", Wasted, r.naiveWhy(retries))
+		return nil
+	}
+	return nil
+}
+
+func (r *runner) naiveWhy(retries int) string {
+	t := r.task.Truth
+	switch {
+	case t.Layer == rules.LayerProtocol:
+		return fmt.Sprintf("A protocol error means the request itself was broken; %d identical resends got the same JSON-RPC error and the customer got a shrug (LESSON-RULES §1).", retries)
+	case t.Layer == rules.LayerSuccess && t.Empty:
+		return fmt.Sprintf("The query had already run and found nothing; treating \"no match\" as a failure cost %d resends and ended in \"I couldn't check\" (LESSON-RULES §4).", retries)
+	case t.Category == rules.Transient:
+		return fmt.Sprintf("The outage outlasted %d blind resends; with no category the agent could neither stop at a sensible cap nor tell the customer what was wrong (LESSON-RULES §2).", retries)
+	default:
+		return fmt.Sprintf("A %s failure comes back the same every time: %d resends could never work, and the customer heard nothing useful (LESSON-RULES §2).", kindOf(t), retries)
+	}
+}
+
+func kindOf(s rules.Situation) string {
+	switch {
+	case s.Layer == rules.LayerProtocol:
+		return "protocol"
+	case s.RequiresUserAction:
+		return "confirmation-required"
+	case s.Category != "":
+		return string(s.Category)
+	}
+	return string(s.Layer)
+}
+
+func firstLine(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}
