@@ -61,3 +61,35 @@ func orRaw(s *Scenario) string {
 	}
 	return s.Call.Tool
 }
+
+// Series is a built-in run of several scenarios in a row.
+type Series struct {
+	ID    string
+	Title string
+	IDs   []string
+}
+
+// Afternoon is the lessons' "four failures, one afternoon": a timeout that
+// works on the second try, a malformed order id, a refund outside the
+// return window, and a staff record the agent may not read.
+var Afternoon = Series{
+	ID:    "four-failures",
+	Title: "Four failures, one afternoon",
+	IDs:   []string{"timeout-second-try", "bad-order-id-inferable", "refund-past-return-window", "staff-record-denied"},
+}
+
+// SeriesTasks returns the tasks of a built-in series by id.
+func (c *Catalog) SeriesTasks(id string) (Series, []agent.Task, error) {
+	if id != Afternoon.ID {
+		return Series{}, nil, fmt.Errorf("no series %q", id)
+	}
+	var tasks []agent.Task
+	for _, sid := range Afternoon.IDs {
+		s, found := c.Get(sid)
+		if !found {
+			return Afternoon, nil, fmt.Errorf("series %s needs scenario %s, which is not in the catalogue", id, sid)
+		}
+		tasks = append(tasks, s.Task())
+	}
+	return Afternoon, tasks, nil
+}

@@ -102,6 +102,9 @@ type Run struct {
 	FinalMessage   string  `json:"finalMessage"`
 	Verdict        Verdict `json:"verdict"`
 	Why            string  `json:"why"`
+	// Parts holds the runs of a series (the four failures of one
+	// afternoon); Steps then concatenates them on one clock.
+	Parts []*Run `json:"parts,omitempty"`
 }
 
 // Task is what an agent is asked to do: make a call for a customer and
@@ -144,7 +147,7 @@ func (r *runner) add(s Step) {
 
 // call makes one tools/call and records it as a step of kind k.
 func (r *runner) call(k StepKind, call wire.Call) (wire.Exchange, rules.Classification, error) {
-	ex, err := r.sess.Call(r.ctx, call)
+	ex, err := r.sess.Call(mockserver.WithVirtualTime(r.ctx, r.clock.Now()), call)
 	if err != nil {
 		return ex, rules.Classification{}, err
 	}
@@ -184,6 +187,10 @@ func (r *runner) finish(msg string, v Verdict, why string) {
 
 // Play runs one agent on a task and returns its trace.
 func Play(ctx context.Context, task Task, kind Kind) (*Run, error) {
+	return play(ctx, task, kind, 0)
+}
+
+func play(ctx context.Context, task Task, kind Kind, start float64) (*Run, error) {
 	style := mockserver.StyleGood
 	if kind == Naive && task.NaiveStyle != "" {
 		style = task.NaiveStyle
@@ -193,7 +200,7 @@ func Play(ctx context.Context, task Task, kind Kind) (*Run, error) {
 		return nil, err
 	}
 	defer sess.Close()
-	r := &runner{ctx: ctx, task: task, sess: sess, run: &Run{Scenario: task.ID, Agent: kind, Style: string(style)}}
+	r := &runner{ctx: ctx, task: task, sess: sess, clock: Clock{now: start}, run: &Run{Scenario: task.ID, Agent: kind, Style: string(style)}}
 	switch kind {
 	case Informed:
 		err = r.informed()
@@ -202,11 +209,44 @@ func Play(ctx context.Context, task Task, kind Kind) (*Run, error) {
 	default:
 		err = fmt.Errorf("unknown agent %q", kind)
 	}
-	r.run.VirtualSeconds = r.clock.Now()
+	r.run.VirtualSeconds = r.clock.Now() - start
 	if r.run.Steps == nil {
 		r.run.Steps = []Step{}
 	}
 	return r.run, err
+}
+
+// PlaySeries runs one agent through several tasks in turn on one clock, as
+// one afternoon at the support desk. The result's Parts hold each task's
+// run; Steps, Calls and VirtualSeconds add them up; Verdict counts them.
+func PlaySeries(ctx context.Context, id string, tasks []Task, kind Kind) (*Run, error) {
+	series := &Run{Scenario: id, Agent: kind, Style: "per task", Steps: []Step{}}
+	now := 0.0
+	counts := map[Verdict]int{}
+	var finals []string
+	for _, t := range tasks {
+		part, err := play(ctx, t, kind, now)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.ID, err)
+		}
+		now += part.VirtualSeconds
+		series.Parts = append(series.Parts, part)
+		series.Steps = append(series.Steps, part.Steps...)
+		series.Calls += part.Calls
+		counts[part.Verdict]++
+		finals = append(finals, fmt.Sprintf("[%s] %s", t.ID, part.FinalMessage))
+	}
+	series.VirtualSeconds = now
+	series.FinalMessage = strings.Join(finals, "\n")
+	var parts []string
+	for _, v := range []Verdict{Resolved, Escalated, Wasted, Wrong} {
+		if counts[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[v], v))
+		}
+	}
+	series.Verdict = Verdict(strings.Join(parts, ", "))
+	series.Why = fmt.Sprintf("%d tasks, %d calls, %gs of virtual time.", len(tasks), series.Calls, now)
+	return series, nil
 }
 
 // texts returns the text blocks of a result.

@@ -12,10 +12,14 @@ import (
 // included.
 func (r *runner) naive() error {
 	retries := 0
+	askedToWait := 0.0 // the longest retryAfterSeconds the naive agent ignored
 	for len(r.run.Steps) < maxSteps {
 		ex, cl, err := r.call(StepCall, r.task.Call)
 		if err != nil {
 			return err
+		}
+		if ra := retryAfter(cl); ra > askedToWait {
+			askedToWait = ra
 		}
 		failed := cl.Layer != rules.LayerSuccess || cl.Empty
 		if !failed {
@@ -23,6 +27,14 @@ func (r *runner) naive() error {
 			msg := "Here is what I found: " + summary(ex)
 			if rules.LooksLikeError(text) {
 				r.finish(msg, Wrong, fmt.Sprintf("The tool hid a %s failure inside a success (%q); the naive agent passed the error text to the customer as if it were the answer (LESSON-RULES §3).", kindOf(r.task.Truth), firstLine(text)))
+				return nil
+			}
+			if retries > 1 {
+				why := fmt.Sprintf("It got there by luck: %d blind calls over %gs. Without a category or a retry-after hint the agent could only hammer the service until it gave way.", retries+1, r.clock.Now())
+				if askedToWait > 0 {
+					why = fmt.Sprintf("The server asked for a %gs wait; resending blind was refused until the limit lifted, costing %d calls where one patient resend would do.", askedToWait, retries+1)
+				}
+				r.finish(msg, Wasted, why)
 				return nil
 			}
 			if retries > 0 {

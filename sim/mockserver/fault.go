@@ -85,6 +85,24 @@ func correlationID(tool string, attempt int) string {
 	return fmt.Sprintf("corr-%08x", h.Sum32())
 }
 
+// table and scope name what each tool touches, for the raw exceptions
+// only the raw_exception style shows.
+var table = map[string]string{
+	"get_customer": "customers", "customer_lookup": "customers", "lookup_order": "orders",
+	"process_refund": "refunds", "escalate_to_human": "escalations", "search_support_tickets": "tickets",
+}
+
+var scope = map[string]string{
+	"get_customer": StaffRecordsScope, "customer_lookup": "crm:customers:search", "lookup_order": "orders:read",
+	"process_refund": "payments:refund:write", "escalate_to_human": "queues:write", "search_support_tickets": "tickets:read",
+}
+
+// primaryArg is the argument an injected validation error blames.
+var primaryArg = map[string]string{
+	"get_customer": "customer_id", "customer_lookup": "identifier", "lookup_order": "order_id",
+	"process_refund": "amount", "escalate_to_human": "summary", "search_support_tickets": "query",
+}
+
 // store names the back-end each tool reads, for messages.
 var store = map[string]string{
 	"get_customer":           "customer database",
@@ -111,7 +129,7 @@ func injected(tool string, f Fault, attempt int, emptyShape any) failure {
 				CorrelationID: corr,
 			},
 			errorText:      fmt.Sprintf("ERROR: %s timed out", src),
-			exception:      pyTimeout(tool, src),
+			exception:      pyTimeout(tool, src, table[tool]),
 			queryDidNotRun: true,
 			emptyShape:     emptyShape,
 		}
@@ -148,11 +166,14 @@ func injected(tool string, f Fault, attempt int, emptyShape any) failure {
 	case FaultInternal, FaultGoError, FaultPanic:
 		return internalFault(tool, corr)
 	case FaultValidation:
+		arg := primaryArg[tool]
 		return failure{
 			payload: ErrorPayload{
 				ErrorCategory: rules.Validation,
-				Description:   fmt.Sprintf("The %s rejected the arguments of %s as malformed. Check each argument against the tool's description and send a corrected call.", src, tool),
+				Description:   fmt.Sprintf("The %s rejected %s of %s as malformed. Correct it to the form shown in exampleArguments (ask the customer if it cannot be worked out) and send a new call.", src, arg, tool),
 				Code:          "INVALID_ARGUMENT",
+				FieldErrors:   []FieldError{{Field: arg, Expected: "the form shown in exampleArguments"}},
+				// ExampleArguments is filled in by the handler, which knows the tool.
 			},
 			errorText: "ERROR: invalid argument",
 			exception: fmt.Sprintf("ValueError: invalid literal for %s() argument", tool),
@@ -176,7 +197,7 @@ func injected(tool string, f Fault, attempt int, emptyShape any) failure {
 				Code:          "FORBIDDEN",
 			},
 			errorText: "ERROR: Permission denied",
-			exception: fmt.Sprintf("PermissionError: [Errno 13] role=%s lacks scope %s (token=eyJhbGciOiJIUzI1NiJ9.c3VwcG9ydA)", AgentRole, StaffRecordsScope),
+			exception: fmt.Sprintf("PermissionError: [Errno 13] role=%s lacks scope %s (token=eyJhbGciOiJIUzI1NiJ9.c3VwcG9ydA)", AgentRole, scope[tool]),
 		}
 	}
 	return internalFault(tool, corr)
@@ -201,10 +222,10 @@ func internalFault(tool, corr string) failure {
 // leaked: file paths, SQL, private hosts and a key. They exist to be
 // spotted (LESSON-RULES §6); only the raw_exception style sends them.
 
-func pyTimeout(tool, src string) string {
+func pyTimeout(tool, src, tbl string) string {
 	return "Traceback (most recent call last):\n" +
 		"  File \"/srv/support-tools/handlers.py\", line 88, in " + tool + "\n" +
-		"    row = db.execute(\"SELECT * FROM orders WHERE order_id = %s\", args[\"order_id\"])\n" +
+		"    row = db.execute(\"SELECT * FROM " + tbl + " WHERE id = %s\", args)\n" +
 		"  File \"/srv/support-tools/db.py\", line 41, in execute\n" +
 		"    return self.pool.run(sql, params, timeout=3)\n" +
 		"psycopg.errors.QueryCanceled: canceling statement due to statement timeout\n" +

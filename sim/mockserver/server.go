@@ -58,10 +58,11 @@ type Server struct {
 	validator *inputValidator
 	log       *log.Logger
 
-	mu         sync.Mutex
-	attemptsBy map[string]int
-	serial     int
-	negotiated rules.Revision
+	mu           sync.Mutex
+	attemptsBy   map[string]int
+	limitedUntil map[string]float64 // virtual time a rate limit lifts, by tool
+	serial       int
+	negotiated   rules.Revision
 }
 
 var sharedValidator = sync.OnceValue(newInputValidator)
@@ -78,10 +79,11 @@ func New(opts Options) *Server {
 		opts.Log = io.Discard
 	}
 	s := &Server{
-		opts:       opts,
-		validator:  sharedValidator(),
-		log:        log.New(opts.Log, "errorlab-mock ", log.LstdFlags|log.LUTC),
-		attemptsBy: map[string]int{},
+		opts:         opts,
+		validator:    sharedValidator(),
+		log:          log.New(opts.Log, "errorlab-mock ", log.LstdFlags|log.LUTC),
+		attemptsBy:   map[string]int{},
+		limitedUntil: map[string]float64{},
 	}
 	s.mcp = server.NewMCPServer(Name, Version,
 		server.WithToolCapabilities(false),
@@ -187,7 +189,7 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 		}
 
 		f := s.faultFor(t.name)
-		if f.active(attempt) {
+		if s.rateLimited(ctx, t.name, f, attempt) {
 			switch f.Kind {
 			case FaultPanic:
 				panic(fmt.Sprintf("%s: nil order record at /srv/support-tools/handlers.go:132", t.name))
@@ -209,6 +211,9 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 					emptyShape = t.empty(args)
 				}
 				fl := injected(t.name, f, attempt, emptyShape)
+				if fl.payload.ErrorCategory == rules.Validation && fl.payload.ExampleArguments == nil {
+					fl.payload.ExampleArguments = t.example
+				}
 				if fl.payload.CorrelationID != "" {
 					s.log.Printf("%s %s: injected %s", t.name, fl.payload.CorrelationID, f.Kind)
 				}
@@ -222,6 +227,40 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 		}
 		return structured(out.success, false), nil
 	}
+}
+
+type virtualTimeKey struct{}
+
+// WithVirtualTime tells the server the caller's virtual time in seconds
+// (the simulated agents' clock), so a rate limit can be enforced in time:
+// a resend before retryAfterSeconds have passed is refused again, whatever
+// the attempt count.
+func WithVirtualTime(ctx context.Context, seconds float64) context.Context {
+	return context.WithValue(ctx, virtualTimeKey{}, seconds)
+}
+
+// rateLimited reports whether the fault fires on this attempt, holding a
+// rate limit until its retryAfterSeconds have passed in virtual time.
+func (s *Server) rateLimited(ctx context.Context, tool string, f Fault, attempt int) bool {
+	active := f.active(attempt)
+	now, timed := ctx.Value(virtualTimeKey{}).(float64)
+	if f.Kind != FaultRateLimit || !timed {
+		return active
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	until, limited := s.limitedUntil[tool]
+	if limited && now < until {
+		return true
+	}
+	if active {
+		wait := f.RetryAfterSeconds
+		if wait <= 0 {
+			wait = 5
+		}
+		s.limitedUntil[tool] = now + float64(wait)
+	}
+	return active
 }
 
 // recoverPanics turns a panicking tool handler into a sanitized internal

@@ -150,8 +150,17 @@ func structured(v any, isError bool) *mcp.CallToolResult {
 	}
 }
 
+// firstSentence returns the text up to the first full stop that ends a
+// sentence (not the one in "e.g." or "i.e.").
 func firstSentence(s string) string {
-	if i := strings.Index(s, ". "); i > 0 {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '.' || s[i+1] != ' ' {
+			continue
+		}
+		before := strings.ToLower(s[max(0, i-3) : i+1])
+		if strings.HasSuffix(before, "e.g.") || strings.HasSuffix(before, "i.e.") || strings.HasSuffix(before, " vs.") {
+			continue
+		}
 		return s[:i]
 	}
 	return strings.TrimSuffix(s, ".")

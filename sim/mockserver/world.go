@@ -63,11 +63,11 @@ var customers = []Customer{
 }
 
 var orders = []Order{
-	delivered("ORD-4471", "C-1001", "Noise-cancelling headphones", 189.00, 45),
-	delivered("ORD-4502", "C-1001", "Oak standing desk", 750.00, 8),
+	delivered("ORD-4471", "C-1001", "noise-cancelling headphones", 189.00, 45),
+	delivered("ORD-4502", "C-1001", "oak standing desk", 750.00, 8),
 	delivered("ORD-4519", "C-1003", "USB-C cable three-pack", 24.99, 3),
-	{ID: "ORD-4520", CustomerID: "C-1003", Item: "Monitor arm", Total: 89.00, Currency: Currency, Status: "in_transit"},
-	delivered("ORD-4533", "C-1004", "Espresso grinder", 139.50, 12),
+	{ID: "ORD-4520", CustomerID: "C-1003", Item: "monitor arm", Total: 89.00, Currency: Currency, Status: "in_transit"},
+	delivered("ORD-4533", "C-1004", "espresso grinder", 139.50, 12),
 }
 
 var tickets = []Ticket{

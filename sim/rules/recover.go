@@ -59,7 +59,22 @@ type Recommendation struct {
 
 // Recommend applies LESSON-RULES §2, §4, §5, §8 and §9. ok is false for a
 // plain success, which needs no recovery.
+//
+// Inside a subagent (§5) the subagent recovers locally what it can (a
+// transient failure within the cap, an input it can correct) and reports
+// everything else upward once: the coordinator, not the subagent, talks
+// to the customer, escalates or finds another principal.
 func Recommend(s Situation) (rec Recommendation, ok bool) {
+	if s.InSubagent {
+		switch s.Kind() {
+		case "transient-exhausted", string(Business), string(Permission), "confirmation":
+			return Recommendation{Best: ReportPartial, Rule: Lookup(RuleReportUpward)}, true
+		case string(Validation):
+			return Recommendation{Best: FixInput, Acceptable: []Action{ReportPartial}, Rule: Lookup(RuleValidation)}, true
+		case "protocol":
+			return Recommendation{Best: FixClient, Acceptable: []Action{ReportPartial}, Rule: Lookup(RuleProtocolLayer)}, true
+		}
+	}
 	switch s.Kind() {
 	case "protocol":
 		return Recommendation{Best: FixClient, Rule: Lookup(RuleProtocolLayer)}, true
@@ -68,9 +83,6 @@ func Recommend(s Situation) (rec Recommendation, ok bool) {
 	case "confirmation":
 		return Recommendation{Best: AskConfirmation, Rule: Lookup(RuleConfirmation)}, true
 	case "transient-exhausted":
-		if s.InSubagent {
-			return Recommendation{Best: ReportPartial, Acceptable: []Action{EscalateHuman}, Rule: Lookup(RuleReportUpward)}, true
-		}
 		return Recommendation{Best: EscalateHuman, Acceptable: []Action{ReportPartial}, Rule: Lookup(RuleReportUpward)}, true
 	case string(Transient):
 		return Recommendation{Best: RetrySame, Rule: Lookup(RuleTransient)}, true
@@ -138,7 +150,10 @@ func whyBest(s Situation, a Action) string {
 	case AskConfirmation:
 		return "The tool refused a destructive action the customer has not confirmed. Ask them, then call again with their confirmation."
 	case ReportPartial:
-		return "The retry cap is spent. One report with what was obtained, the unresolved error and what was attempted lets the coordinator decide well."
+		if s.Category == Transient {
+			return "The retry cap is spent. One report with what was obtained, the unresolved error and what was attempted lets the coordinator decide well."
+		}
+		return "The subagent cannot fix this itself. One report with what it obtained, the unresolved error with its category and what it attempted lets the coordinator choose the next path."
 	case EscalateHuman:
 		if s.Category == Transient {
 			return "The retries are spent and the service is still down: hand over with what was tried rather than loop."
@@ -161,6 +176,12 @@ func whyAcceptable(s Situation, a, best Action) string {
 // whyWrong names the rule a wrong action breaks.
 func whyWrong(s Situation, a Action, rec Recommendation) (Rule, string) {
 	kind := s.Kind()
+	if s.InSubagent && rec.Best == ReportPartial {
+		switch a {
+		case ExplainAlternative, EscalateHuman, RequestCredentials, AskConfirmation:
+			return Lookup(RuleReportUpward), "A subagent works for its coordinator, not the customer: it reports the unresolved error with its partial results and lets the coordinator explain, escalate or change principal."
+		}
+	}
 	switch a {
 	case RetrySame:
 		switch kind {
