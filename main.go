@@ -1,0 +1,473 @@
+// Command errorlab is a terminal training simulator for structured error
+// responses in MCP tools. `errorlab` opens the lab; `errorlab scenarios`
+// lists, shows and validates scenarios for scripts and instructors.
+//
+// Exit codes: 0 success; 1 a failure while working (unreadable content,
+// I/O); 2 a usage problem (unknown scenario id, bad flag value, no
+// terminal for the TUI, invalid content given to validate).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/agent"
+	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui"
+)
+
+// usageError marks an error whose exit code is 2.
+type usageError struct{ error }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// app carries the global flags into the commands.
+type app struct {
+	content  string
+	stateDir string
+	stdout   io.Writer
+	stderr   io.Writer
+	// isTerminal reports whether stdout is a terminal; tests replace it.
+	isTerminal func() bool
+	// runTUI starts the Bubble Tea program; tests replace it.
+	runTUI func(ui.Options) error
+}
+
+func main() {
+	a := &app{
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		isTerminal: func() bool { return isatty.IsTerminal(os.Stdout.Fd()) || isatty.IsCygwinTerminal(os.Stdout.Fd()) },
+		runTUI:     ui.Run,
+	}
+	os.Exit(a.run(os.Args[1:]))
+}
+
+// run executes the command line and returns the exit code.
+func (a *app) run(args []string) int {
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(a.stderr, "errorlab:", err)
+	var ue usageError
+	if errors.As(err, &ue) || isFlagError(err) {
+		return 2
+	}
+	return 1
+}
+
+func isFlagError(err error) bool {
+	msg := err.Error()
+	return strings.HasPrefix(msg, "unknown flag") || strings.HasPrefix(msg, "unknown command") ||
+		strings.HasPrefix(msg, "unknown shorthand flag") || strings.Contains(msg, "flag needs an argument") ||
+		strings.HasPrefix(msg, "invalid argument") || strings.HasPrefix(msg, "accepts ") || strings.HasPrefix(msg, "requires ")
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "errorlab",
+		Short: "A terminal lab for MCP tool error responses",
+		Long: "errorlab teaches how MCP tools should report failure: isError, protocol errors versus\n" +
+			"tool execution errors, the four error categories and isRetryable, a valid empty result\n" +
+			"versus an access failure. Run it with no arguments to open the lab.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.lab("")
+		},
+	}
+	root.PersistentFlags().StringVar(&a.content, "content", "", "directory of extra or replacement scenario *.yaml files (instructors)")
+	root.PersistentFlags().StringVar(&a.stateDir, "state-dir", "", "where progress is kept (default: $XDG_STATE_HOME/errorlab)")
+	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd())
+	return root
+}
+
+func (a *app) labCmd() *cobra.Command {
+	var id string
+	cmd := &cobra.Command{
+		Use:   "lab",
+		Short: "Open the lab (the default command)",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return a.lab(id) },
+	}
+	cmd.Flags().StringVar(&id, "scenario", "", "open directly at this scenario id")
+	return cmd
+}
+
+func (a *app) catalog() (*scenarios.Catalog, error) {
+	c, err := scenarios.Load(a.content)
+	if err == nil {
+		return c, nil
+	}
+	var le *scenarios.LoadError
+	if errors.As(err, &le) {
+		return nil, fmt.Errorf("the scenario content has problems, so nothing was loaded:\n%v\nFix these lines (or drop --content) and try again", err)
+	}
+	return nil, err
+}
+
+func (a *app) lab(id string) error {
+	if !a.isTerminal() {
+		return usagef("the lab is a full-screen terminal program and stdout is not a terminal.\n" +
+			"Run it in a terminal, or use `errorlab scenarios list` / `errorlab scenarios show ID --json` in scripts")
+	}
+	c, err := a.catalog()
+	if err != nil {
+		return err
+	}
+	if id != "" {
+		if _, found := c.Get(id); !found {
+			return unknownScenario(c, id)
+		}
+	}
+	store, err := quiz.Open(a.stateDir)
+	if err != nil {
+		return fmt.Errorf("%w\nUse --state-dir to keep progress somewhere writable", err)
+	}
+	if store.Notice != "" {
+		fmt.Fprintln(a.stderr, "errorlab:", store.Notice)
+	}
+	return a.runTUI(ui.Options{Catalog: c, ScenarioID: id, Progress: store})
+}
+
+func unknownScenario(c *scenarios.Catalog, id string) error {
+	return usagef("no scenario %q. Closest ids: %s\n(`errorlab scenarios list` shows them all)", id, strings.Join(c.Closest(id, 3), ", "))
+}
+
+func (a *app) scenariosCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "scenarios",
+		Short: "List, show and validate lab scenarios",
+	}
+	cmd.AddCommand(a.listCmd(), a.showCmd(), a.validateCmd())
+	return cmd
+}
+
+// listEntry is one row of `scenarios list --json`.
+type listEntry struct {
+	ID            string          `json:"id"`
+	Title         string          `json:"title"`
+	Topic         string          `json:"topic"`
+	Section       string          `json:"section"`
+	Layer         rules.Layer     `json:"layer"`
+	ErrorCategory *rules.Category `json:"errorCategory"`
+	Spec          rules.Revision  `json:"spec"`
+	Styles        []string        `json:"styles"`
+	BestAction    rules.Action    `json:"bestAction"`
+}
+
+func (a *app) listCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the scenarios",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := a.catalog()
+			if err != nil {
+				return err
+			}
+			entries := make([]listEntry, 0, len(c.Scenarios))
+			for _, s := range c.Scenarios {
+				t := s.TruthAt(s.Revision())
+				e := listEntry{ID: s.ID, Title: s.Title, Topic: s.Topic, Section: s.Section, Layer: t.Expected.Layer,
+					Spec: s.Revision(), BestAction: t.Best}
+				if t.Expected.ErrorCategory != "" {
+					cat := t.Expected.ErrorCategory
+					e.ErrorCategory = &cat
+				}
+				for _, st := range s.Styles {
+					e.Styles = append(e.Styles, string(st))
+				}
+				entries = append(entries, e)
+			}
+			if asJSON {
+				return writeJSON(a.stdout, entries)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tTOPIC\tLAYER\tCATEGORY\tTITLE")
+			for _, e := range entries {
+				cat := "-"
+				if e.ErrorCategory != nil {
+					cat = string(*e.ErrorCategory)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Topic, e.Layer, cat, e.Title)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")
+	return cmd
+}
+
+// showResult is the object `scenarios show --json` prints.
+type showResult struct {
+	ID                string               `json:"id"`
+	Title             string               `json:"title"`
+	Spec              rules.Revision       `json:"spec"`
+	Style             mockserver.Style     `json:"style"`
+	Request           string               `json:"request"`
+	Response          string               `json:"response"`
+	Classification    rules.Classification `json:"classification"`
+	Expected          scenarios.Expected   `json:"expected"`
+	BestAction        rules.Action         `json:"bestAction"`
+	AcceptableActions []rules.Action       `json:"acceptableActions"`
+}
+
+func (a *app) showCmd() *cobra.Command {
+	var styleFlag, specFlag string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Make a scenario's call and print the exact request and response",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.catalog()
+			if err != nil {
+				return err
+			}
+			s, found := c.Get(args[0])
+			if !found {
+				return unknownScenario(c, args[0])
+			}
+			style, err := pickStyle(s, styleFlag)
+			if err != nil {
+				return err
+			}
+			rev := s.Revision()
+			if specFlag != "" {
+				if rev, err = rules.ParseRevision(specFlag); err != nil {
+					return usageError{err}
+				}
+			}
+			ex, err := s.Exchange(context.Background(), style, rev)
+			if err != nil {
+				return err
+			}
+			cl, err := ex.Classify()
+			if err != nil {
+				return fmt.Errorf("scenario %s: response unreadable: %w", s.ID, err)
+			}
+			t := s.TruthAt(rev)
+			res := showResult{ID: s.ID, Title: s.Title, Spec: rev, Style: style, Request: string(ex.Request), Response: string(ex.Response),
+				Classification: cl, Expected: t.Expected, BestAction: t.Best, AcceptableActions: t.Acceptable}
+			if res.AcceptableActions == nil {
+				res.AcceptableActions = []rules.Action{}
+			}
+			if asJSON {
+				return writeJSON(a.stdout, res)
+			}
+			return printShow(a.stdout, s, res)
+		},
+	}
+	cmd.Flags().StringVar(&styleFlag, "style", "good", "response style: good, bad (the scenario's main bad style) or a style name")
+	cmd.Flags().StringVar(&specFlag, "spec", "", "spec revision: 2025-06-18, 2025-11-25 or 2026-07-28 (default: the scenario's)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+// pickStyle resolves --style against the styles a scenario offers.
+func pickStyle(s *scenarios.Scenario, flag string) (mockserver.Style, error) {
+	offered := make([]string, len(s.Styles))
+	for i, st := range s.Styles {
+		offered[i] = string(st)
+	}
+	switch flag {
+	case "", "good":
+		return mockserver.StyleGood, nil
+	case "bad":
+		if b := s.BadStyle(); b != "" {
+			return b, nil
+		}
+		return "", usagef("scenario %s offers no bad style (styles: %s)", s.ID, strings.Join(offered, ", "))
+	}
+	st, err := mockserver.ParseStyle(flag)
+	if err != nil {
+		return "", usageError{err}
+	}
+	if !s.HasStyle(st) {
+		return "", usagef("scenario %s does not offer style %s (styles: %s)", s.ID, st, strings.Join(offered, ", "))
+	}
+	return st, nil
+}
+
+func printShow(w io.Writer, s *scenarios.Scenario, r showResult) error {
+	cat := "-"
+	if r.Classification.ErrorCategory != "" {
+		cat = string(r.Classification.ErrorCategory)
+	}
+	retry := "-"
+	if r.Classification.IsRetryable != nil {
+		retry = fmt.Sprint(*r.Classification.IsRetryable)
+	}
+	_, err := fmt.Fprintf(w, "%s: %s\nspec %s, style %s\n\n--> request\n%s\n\n<-- response\n%s\n\nlayer %s, errorCategory %s, isRetryable %s, empty %v\nbest action: %s (%s)\n",
+		s.ID, s.Title, r.Spec, r.Style, r.Request, r.Response,
+		r.Classification.Layer, cat, retry, r.Classification.Empty, r.BestAction, r.BestAction.Title())
+	return err
+}
+
+func (a *app) validateCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate DIR",
+		Short: "Check a directory of scenario files; problems print as file:line:col",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			problems, n, err := scenarios.ValidateDir(args[0])
+			if err != nil {
+				return usageError{err}
+			}
+			for _, p := range problems {
+				fmt.Fprintln(a.stdout, p)
+			}
+			if len(problems) > 0 {
+				return usagef("%d problem(s) in %s; nothing there would load", len(problems), args[0])
+			}
+			fmt.Fprintf(a.stdout, "%d scenario(s) in %s are valid\n", n, args[0])
+			return nil
+		},
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func (a *app) agentCmd() *cobra.Command {
+	var id, kindFlag string
+	var coordinator, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "agent --scenario ID (--agent naive|informed | --coordinator)",
+		Short: "Play a scenario with a simulated agent on a virtual clock",
+		Long: "Runs a simulated agent through a scenario: every tool call is a real tools/call to the\n" +
+			"mock server; waits cost no real time. --agent informed reads the error metadata and follows\n" +
+			"the lesson rules; --agent naive resends every failure. --coordinator plays the scenario as a\n" +
+			"subagent job and prints the one report the subagent sends upward.\n" +
+			"The scenario id four-failures runs the lessons' four failures of one afternoon in a row.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if id == "" {
+				return usagef("--scenario is required (see `errorlab scenarios list`, or use %s)", scenarios.Afternoon.ID)
+			}
+			c, err := a.catalog()
+			if err != nil {
+				return err
+			}
+			ctx := context.Background()
+			if coordinator {
+				s, found := c.Get(id)
+				if !found {
+					return unknownScenario(c, id)
+				}
+				d, err := s.Delegation()
+				if err != nil {
+					return usageError{err}
+				}
+				cr, err := agent.Delegate(ctx, d)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(a.stdout, cr)
+				}
+				printRun(a.stdout, cr.Subagent)
+				fmt.Fprintf(a.stdout, "\nreport sent to the coordinator:\n")
+				_ = writeJSON(a.stdout, cr.Report)
+				fmt.Fprintf(a.stdout, "coordinator: %s\n%s\n", cr.CoordinatorSays, cr.Why)
+				return nil
+			}
+			kind, err := agent.ParseKind(kindFlag)
+			if err != nil {
+				return usageError{err}
+			}
+			var run *agent.Run
+			if id == scenarios.Afternoon.ID {
+				_, tasks, err := c.SeriesTasks(id)
+				if err != nil {
+					return err
+				}
+				run, err = agent.PlaySeries(ctx, id, tasks, kind)
+				if err != nil {
+					return err
+				}
+			} else {
+				s, found := c.Get(id)
+				if !found {
+					return unknownScenario(c, id)
+				}
+				run, err = agent.Play(ctx, s.Task(), kind)
+				if err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return writeJSON(a.stdout, run)
+			}
+			printRun(a.stdout, run)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&id, "scenario", "", "scenario id, or "+scenarios.Afternoon.ID)
+	cmd.Flags().StringVar(&kindFlag, "agent", "informed", "naive or informed")
+	cmd.Flags().BoolVar(&coordinator, "coordinator", false, "play the scenario as a subagent job and show its report")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+// printRun writes a run as a readable timeline.
+func printRun(w io.Writer, r *agent.Run) {
+	fmt.Fprintf(w, "%s agent · %s · style %s\n", r.Agent, r.Scenario, r.Style)
+	for _, st := range r.Steps {
+		switch st.Kind {
+		case agent.StepCall, agent.StepEscalate:
+			args, _ := json.Marshal(st.Arguments)
+			fmt.Fprintf(w, "  t=%6.1fs  %-8s %s %s  → %s\n", st.T, st.Kind, st.Tool, args, outcomeText(st))
+		case agent.StepWait:
+			fmt.Fprintf(w, "  t=%6.1fs  %-8s %gs  (%s)\n", st.T, st.Kind, st.Seconds, st.Text)
+		case agent.StepMessage:
+			fmt.Fprintf(w, "  t=%6.1fs  %-8s to %s: %s\n", st.T, st.Kind, st.To, st.Text)
+		}
+	}
+	fmt.Fprintf(w, "calls %d · %.1f virtual seconds · verdict: %s\n", r.Calls, r.VirtualSeconds, r.Verdict)
+	if r.Why != "" {
+		fmt.Fprintf(w, "why: %s\n", r.Why)
+	}
+}
+
+func outcomeText(st agent.Step) string {
+	switch {
+	case st.Protocol != 0:
+		return fmt.Sprintf("protocol error %d", st.Protocol)
+	case st.Outcome == nil:
+		return "?"
+	case st.Outcome.Layer == rules.LayerExecution:
+		cat := string(st.Outcome.ErrorCategory)
+		if cat == "" {
+			cat = "no category"
+		}
+		return "isError true (" + cat + ")"
+	case st.Outcome.Empty:
+		return "success, empty"
+	}
+	return "success"
+}
