@@ -5,7 +5,7 @@ package assets
 
 import "embed"
 
-// FS holds scenarios/*.yaml.
+// FS holds scenarios/*.yaml and questions/*.yaml.
 //
-//go:embed scenarios
+//go:embed scenarios questions
 var FS embed.FS

@@ -1,0 +1,353 @@
+package quiz
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/errorlab/errorlab/assets"
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+// Topic is a question topic with the minimum number of authored questions
+// the bank must hold on it.
+type Topic struct {
+	ID      string
+	Title   string
+	Section string
+	Minimum int
+}
+
+// Topics lists the question topics in the order results show them.
+var Topics = []Topic{
+	{"layers", "Two layers: protocol vs execution", "§1", 8},
+	{"categories", "The four categories", "§2", 12},
+	{"retryable", "What isRetryable means", "§2", 8},
+	{"empty", "Valid empty vs access failure", "§4", 8},
+	{"propagation", "Subagent recovery and propagation", "§5", 8},
+	{"metadata", "Metadata, structuredContent, outputSchema", "§3", 8},
+	{"safety", "What is safe to show the model", "§6", 6},
+	{"spellings", "One flag, several spellings", "§7", 4},
+	{"revisions", "Spec revisions: SEP-1303, 2026-07-28", "§1", 4},
+	{"judgement", "Judgement on the decision table", "§9", 10},
+}
+
+// TopicTitle returns a topic's title, or the id when unknown.
+func TopicTitle(id string) string {
+	for _, t := range Topics {
+		if t.ID == id {
+			return t.Title
+		}
+	}
+	return id
+}
+
+// Option is one answer choice with the explanation of why it is right or
+// wrong. Claim, optional, states what the option asserts about a cited
+// scenario so a test can check the key against sim/rules.
+type Option struct {
+	Text        string `yaml:"text" json:"text"`
+	Explanation string `yaml:"explanation" json:"explanation"`
+	Claim       *Claim `yaml:"claim,omitempty" json:"claim,omitempty"`
+}
+
+// Claim is what an option asserts about the scenario its question cites:
+// the recovery action to take, the category, the layer, or isRetryable.
+type Claim struct {
+	Action      rules.Action   `yaml:"action,omitempty" json:"action,omitempty"`
+	Category    rules.Category `yaml:"category,omitempty" json:"category,omitempty"`
+	Layer       rules.Layer    `yaml:"layer,omitempty" json:"layer,omitempty"`
+	IsRetryable *bool          `yaml:"isRetryable,omitempty" json:"isRetryable,omitempty"`
+}
+
+// Question is one authored exam-style question.
+type Question struct {
+	ID         string   `yaml:"id" json:"id"`
+	Topic      string   `yaml:"topic" json:"topic"`
+	Difficulty int      `yaml:"difficulty" json:"difficulty"` // 1 easy, 2 medium, 3 hard
+	Stem       string   `yaml:"stem" json:"stem"`
+	Options    []Option `yaml:"options" json:"options"`
+	// Answer is the letter of the correct option (A-D); for a multi-select
+	// question, Answers lists every correct letter and Multi is true.
+	Answer   string   `yaml:"answer,omitempty" json:"answer,omitempty"`
+	Answers  []string `yaml:"answers,omitempty" json:"answers,omitempty"`
+	Multi    bool     `yaml:"multi,omitempty" json:"multi,omitempty"`
+	Rule     string   `yaml:"rule" json:"rule"`                             // the LESSON-RULES section, e.g. "§2"
+	Scenario string   `yaml:"scenario,omitempty" json:"scenario,omitempty"` // a lab scenario the question is about
+
+	File string `yaml:"-" json:"-"`
+}
+
+// Correct returns the indexes (0-based) of the correct options.
+func (q *Question) Correct() []int {
+	letters := q.Answers
+	if !q.Multi {
+		letters = []string{q.Answer}
+	}
+	var out []int
+	for _, l := range letters {
+		if i, ok := letterIndex(l); ok {
+			out = append(out, i)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// IsCorrect reports whether the chosen option indexes are exactly the
+// correct ones.
+func (q *Question) IsCorrect(chosen []int) bool {
+	want := q.Correct()
+	got := append([]int(nil), chosen...)
+	sort.Ints(got)
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Letter names option i (0 → "A").
+func Letter(i int) string { return string(rune('A' + i)) }
+
+func letterIndex(l string) (int, bool) {
+	l = strings.ToUpper(strings.TrimSpace(l))
+	if len(l) != 1 || l[0] < 'A' || l[0] > 'Z' {
+		return 0, false
+	}
+	return int(l[0] - 'A'), true
+}
+
+// Bank is a validated set of questions.
+type Bank struct {
+	Questions []*Question
+	byID      map[string]*Question
+}
+
+// Get returns the question with that id.
+func (b *Bank) Get(id string) (*Question, bool) {
+	q, ok := b.byID[id]
+	return q, ok
+}
+
+// ByTopic returns the questions of one topic in bank order.
+func (b *Bank) ByTopic(topic string) []*Question {
+	var out []*Question
+	for _, q := range b.Questions {
+		if q.Topic == topic {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// DefaultBank loads the questions embedded in the binary.
+func DefaultBank() (*Bank, error) {
+	sub, err := fs.Sub(assets.FS, "questions")
+	if err != nil {
+		return nil, err
+	}
+	return LoadBank(sub, "embedded:questions")
+}
+
+// QuestionProblem is one thing wrong in a question file, at a position.
+type QuestionProblem struct {
+	File         string
+	Line, Column int
+	Msg          string
+}
+
+func (p QuestionProblem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Msg)
+	}
+	return fmt.Sprintf("%s: %s", p.File, p.Msg)
+}
+
+// BankError lists every problem found; when it is returned nothing loaded.
+type BankError struct{ Problems []QuestionProblem }
+
+func (e *BankError) Error() string {
+	out := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		out[i] = p.String()
+	}
+	return strings.Join(out, "\n")
+}
+
+// ValidateQuestionsDir checks a directory of question files and returns
+// the problems (empty when all is well) and the number of questions.
+func ValidateQuestionsDir(dir string) ([]QuestionProblem, int, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !info.IsDir() {
+		return nil, 0, fmt.Errorf("%s is not a directory", dir)
+	}
+	b, err := LoadBank(os.DirFS(dir), dir)
+	var be *BankError
+	if errors.As(err, &be) {
+		return be.Problems, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return nil, len(b.Questions), nil
+}
+
+// LoadBank reads every *.yaml file at the top of fsys (each a list of
+// questions), validates them and returns the bank. Problems are reported
+// as file:line:col; when there are any, nothing is returned.
+func LoadBank(fsys fs.FS, label string) (*Bank, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	var files []string
+	for _, e := range entries {
+		if ext := path.Ext(e.Name()); !e.IsDir() && (ext == ".yaml" || ext == ".yml") {
+			files = append(files, e.Name())
+		}
+	}
+	sort.Strings(files)
+	b := &Bank{byID: map[string]*Question{}}
+	var problems []QuestionProblem
+	where := map[string]string{}
+	for _, name := range files {
+		file := path.Join(label, name)
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			problems = append(problems, QuestionProblem{File: file, Msg: err.Error()})
+			continue
+		}
+		var qs []*Question
+		if err := yaml.UnmarshalWithOptions(data, &qs, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
+			var ye yaml.Error
+			if errors.As(err, &ye) && ye.GetToken() != nil {
+				pos := ye.GetToken().Position
+				problems = append(problems, QuestionProblem{File: file, Line: pos.Line, Column: pos.Column, Msg: firstLineOf(ye.GetMessage())})
+			} else {
+				problems = append(problems, QuestionProblem{File: file, Msg: err.Error()})
+			}
+			continue
+		}
+		for i, q := range qs {
+			q.File = file
+			at := func(field, msg string, a ...any) {
+				line, col := locateQ(data, fmt.Sprintf("$[%d]%s", i, field))
+				problems = append(problems, QuestionProblem{File: file, Line: line, Column: col, Msg: fmt.Sprintf(msg, a...)})
+			}
+			validateQuestion(q, at)
+			if prev, dup := where[q.ID]; dup && q.ID != "" {
+				at(".id", "duplicate question id %q (first in %s)", q.ID, prev)
+				continue
+			}
+			where[q.ID] = file
+			b.Questions = append(b.Questions, q)
+			b.byID[q.ID] = q
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &BankError{problems}
+	}
+	return b, nil
+}
+
+func firstLineOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "\n"); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func locateQ(data []byte, p string) (int, int) {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return 1, 1
+	}
+	for p != "$" && p != "" {
+		if yp, err := yaml.PathString(p); err == nil {
+			if n, err := yp.FilterFile(f); err == nil && n != nil {
+				if tk := n.GetToken(); tk != nil && tk.Position != nil {
+					return tk.Position.Line, tk.Position.Column
+				}
+			}
+		}
+		i := strings.LastIndexAny(p, ".[")
+		if i <= 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return 1, 1
+}
+
+func validateQuestion(q *Question, at func(field, msg string, a ...any)) {
+	if q.ID == "" {
+		at(".id", "question has no id")
+	}
+	known := false
+	for _, t := range Topics {
+		known = known || t.ID == q.Topic
+	}
+	if !known {
+		ids := make([]string, len(Topics))
+		for i, t := range Topics {
+			ids[i] = t.ID
+		}
+		at(".topic", "unknown topic %q: use one of %s", q.Topic, strings.Join(ids, ", "))
+	}
+	if q.Difficulty < 1 || q.Difficulty > 3 {
+		at(".difficulty", "difficulty %d must be 1 (easy), 2 (medium) or 3 (hard)", q.Difficulty)
+	}
+	if strings.TrimSpace(q.Stem) == "" {
+		at(".stem", "the stem is empty")
+	}
+	if len(q.Options) != 4 {
+		at(".options", "a question has exactly 4 options; found %d", len(q.Options))
+	}
+	for i, o := range q.Options {
+		if strings.TrimSpace(o.Text) == "" {
+			at(fmt.Sprintf(".options[%d].text", i), "option %s has no text", Letter(i))
+		}
+		if strings.TrimSpace(o.Explanation) == "" {
+			at(fmt.Sprintf(".options[%d]", i), "option %s has no explanation: every option says why it is right or wrong", Letter(i))
+		}
+		if o.Claim != nil && q.Scenario == "" {
+			at(fmt.Sprintf(".options[%d].claim", i), "a claim needs the question to cite a scenario")
+		}
+	}
+	if q.Multi {
+		if len(q.Answers) < 2 || q.Answer != "" {
+			at(".answers", "a multi-select question lists two or more letters in answers (and no answer)")
+		}
+	} else if len(q.Answers) > 0 {
+		at(".answers", "answers is for multi-select questions; set multi: true or use answer")
+	}
+	letters := q.Answers
+	if !q.Multi {
+		letters = []string{q.Answer}
+	}
+	for _, l := range letters {
+		i, ok := letterIndex(l)
+		if !ok || i >= len(q.Options) {
+			at(".answer", "answer %q is out of range: use a letter from A to %s", l, Letter(max(len(q.Options), 1)-1))
+		}
+	}
+	if !strings.HasPrefix(q.Rule, "§") {
+		at(".rule", "rule %q must name a LESSON-RULES section, e.g. \"§2\"", q.Rule)
+	}
+}
