@@ -144,7 +144,9 @@ func metadataFrom(obj map[string]json.RawMessage) Metadata {
 	var m Metadata
 	norm := lowerKeys(obj)
 	if inner, ok := asObject(norm["error"]); ok {
-		if _, hasOK := norm["ok"]; hasOK || norm["data"] != nil {
+		_, hasCategory := norm["errorcategory"]
+		_, hasCategory2 := norm["category"]
+		if !hasCategory && !hasCategory2 {
 			m = metadataFrom(inner)
 			m.Envelope = true
 			return m
