@@ -1,0 +1,421 @@
+// Package ui is errorlab's terminal interface (Bubble Tea): a home menu,
+// the lab list, the scenario screen where a learner triggers a failure on
+// the embedded mock MCP server, reads the exact JSON-RPC envelopes and
+// picks a recovery action, and a Reference of the lesson rules.
+//
+// The root model (App) owns the screen stack, the header, the status line
+// and the help bar; every screen gets the same *Common (renderer, styles,
+// keys, content, size) and is a tea.Model with its own help and SetSize.
+package ui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/errorlab/errorlab/scenarios"
+)
+
+// Options configure the app.
+type Options struct {
+	// Catalog is the set of scenarios the lab offers. Nil or empty shows
+	// an empty lab rather than failing.
+	Catalog *scenarios.Catalog
+	// ScenarioID, when set, opens the app directly at this scenario (with
+	// Home and the lab list behind it, so esc walks back). An unknown id
+	// opens the lab list with an error in the status line naming the
+	// closest ids.
+	ScenarioID string
+	// Progress records solved scenarios; nil means an in-memory store
+	// that lasts as long as the program.
+	Progress Progress
+	// ExportDir is the directory `w` writes exchanges into; "" is the
+	// current directory. It is not created.
+	ExportDir string
+	// Clipboard receives the OSC 52 sequence `y` writes; nil is os.Stdout.
+	Clipboard io.Writer
+	// Renderer builds every style; nil is lipgloss.DefaultRenderer(), which
+	// honours NO_COLOR and the terminal's colour profile. A server (wish)
+	// passes one renderer per session.
+	Renderer *lipgloss.Renderer
+}
+
+// Progress remembers which scenarios the learner has answered correctly.
+// Solved must be cheap (the UI caches it but calls it when a list opens);
+// MarkSolved's error is shown in the status line.
+type Progress interface {
+	Solved(id string) bool
+	MarkSolved(id string) error
+}
+
+// NewMemoryProgress returns a Progress kept in memory, safe for concurrent
+// use.
+func NewMemoryProgress() Progress { return &memoryProgress{m: map[string]bool{}} }
+
+type memoryProgress struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (p *memoryProgress) Solved(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.m[id]
+}
+
+func (p *memoryProgress) MarkSolved(id string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.m[id] = true
+	return nil
+}
+
+// Run starts the app full screen (alternate screen) and returns when the
+// user quits. The error is Bubble Tea's (no terminal, a failed render).
+func Run(opts Options) error {
+	_, err := tea.NewProgram(New(opts), tea.WithAltScreen()).Run()
+	return err
+}
+
+// New builds the root model. It never fails: problems (an unknown
+// ScenarioID, an empty catalogue) are shown in the app.
+func New(opts Options) tea.Model {
+	r := opts.Renderer
+	if r == nil {
+		r = lipgloss.DefaultRenderer()
+	}
+	// Ask the terminal for its background now, before Bubble Tea reads
+	// the input; adaptive colours need it.
+	_ = r.HasDarkBackground()
+	cat := opts.Catalog
+	if cat == nil {
+		cat = &scenarios.Catalog{}
+	}
+	prog := opts.Progress
+	if prog == nil {
+		prog = NewMemoryProgress()
+	}
+	c := &Common{
+		R:         r,
+		Styles:    DefaultStyles(r),
+		Keys:      DefaultGlobalKeys(),
+		Nav:       DefaultNavKeys(),
+		Catalog:   cat,
+		Progress:  prog,
+		ExportDir: opts.ExportDir,
+		Clipboard: opts.Clipboard,
+	}
+	c.refreshSolved()
+	h := help.New()
+	h.Styles = c.Styles.Help
+	a := &App{c: c, help: h}
+	a.stack = []screen{newHome(c)}
+	if opts.ScenarioID != "" {
+		a.stack = append(a.stack, newLabList(c))
+		if sc, ok := cat.Get(opts.ScenarioID); ok {
+			a.stack = append(a.stack, newScenarioScreen(c, sc))
+		} else {
+			c.SetStatus(StatusError, "%s", unknownScenario(cat, opts.ScenarioID))
+		}
+	}
+	return a
+}
+
+func unknownScenario(cat *scenarios.Catalog, id string) string {
+	msg := fmt.Sprintf("no scenario %q", id)
+	if len(cat.Scenarios) > 0 {
+		msg += "; did you mean " + strings.Join(cat.Closest(id, 3), ", ") + "?"
+	}
+	return msg
+}
+
+// App is the root model: a stack of screens (home at the bottom), the
+// header, the status line and the help bar.
+type App struct {
+	c     *Common
+	stack []screen
+	help  help.Model
+
+	helpView string
+	helpH    int
+	bodyW    int
+	bodyH    int
+}
+
+func (a *App) top() screen { return a.stack[len(a.stack)-1] }
+
+// Init implements tea.Model.
+func (a *App) Init() tea.Cmd { return nil }
+
+// Update implements tea.Model: global keys first, navigation messages,
+// then everything else goes to the active screen.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.c.Width, a.c.Height = max(msg.Width, 0), max(msg.Height, 0)
+		a.layout(true)
+		return a, nil
+	case tea.KeyMsg:
+		cmd = a.key(msg)
+	case openLabMsg:
+		cmd = a.push(newLabList(a.c))
+	case openReferenceMsg:
+		cmd = a.push(newReference(a.c))
+	case openScenarioMsg:
+		sc, ok := a.c.Catalog.Get(msg.ID)
+		if !ok {
+			a.c.SetStatus(StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
+			break
+		}
+		cmd = a.push(newScenarioScreen(a.c, sc))
+	case replaceScenarioMsg:
+		sc, ok := a.c.Catalog.Get(msg.ID)
+		if !ok {
+			a.c.SetStatus(StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
+			break
+		}
+		a.dropTop()
+		cmd = a.push(newScenarioScreen(a.c, sc))
+	case panicMsg:
+		a.c.SetStatus(StatusError, "%s", msg.what)
+		cmd = a.route(msg) // the screen may be waiting for an answer
+	case clipDoneMsg:
+		a.c.status = msg.status()
+	case exportDoneMsg:
+		a.c.status = msg.status()
+	default:
+		cmd = a.route(msg)
+	}
+	a.layout(false)
+	return a, cmd
+}
+
+func (a *App) tooSmall() bool { return a.c.Width < MinWidth || a.c.Height < MinHeight }
+
+func (a *App) key(k tea.KeyMsg) tea.Cmd {
+	g := a.c.Keys
+	if key.Matches(k, g.Force) {
+		return tea.Quit
+	}
+	top := a.top()
+	if ic, ok := top.(inputCapturer); ok && ic.Capturing() {
+		return a.route(k)
+	}
+	if key.Matches(k, g.Quit) {
+		return tea.Quit
+	}
+	if a.tooSmall() {
+		return nil // nothing else is visible to act on
+	}
+	a.c.ClearStatus()
+	switch {
+	case key.Matches(k, g.Help):
+		a.help.ShowAll = !a.help.ShowAll
+		return nil
+	case key.Matches(k, g.Back):
+		if bh, ok := top.(backHandler); ok && bh.Back() {
+			return nil
+		}
+		return a.pop()
+	case key.Matches(k, g.Copy):
+		return a.copy()
+	case key.Matches(k, g.Write):
+		return a.write()
+	}
+	return a.route(k)
+}
+
+func (a *App) route(msg tea.Msg) tea.Cmd {
+	m, cmd := a.top().Update(msg)
+	if s, ok := m.(screen); ok {
+		a.stack[len(a.stack)-1] = s
+	}
+	return cmd
+}
+
+func (a *App) push(s screen) tea.Cmd {
+	a.stack = append(a.stack, s)
+	a.help.ShowAll = false
+	a.layout(true)
+	if ac, ok := s.(activator); ok {
+		return ac.Activate()
+	}
+	return nil
+}
+
+func (a *App) dropTop() {
+	if len(a.stack) <= 1 {
+		return
+	}
+	if cl, ok := a.top().(closer); ok {
+		cl.Close()
+	}
+	a.stack = a.stack[:len(a.stack)-1]
+}
+
+func (a *App) pop() tea.Cmd {
+	if len(a.stack) <= 1 {
+		a.c.SetStatus(StatusInfo, "this is the home screen: q quits")
+		return nil
+	}
+	a.dropTop()
+	a.help.ShowAll = false
+	a.layout(true)
+	if ac, ok := a.top().(activator); ok {
+		return ac.Activate()
+	}
+	return nil
+}
+
+// layout recomputes the help bar and gives the active screen the space
+// left between the header and the status line. force resizes the screen
+// even if its area did not change.
+func (a *App) layout(force bool) {
+	w, h := a.c.Width, a.c.Height
+	a.helpView = a.renderHelp(w)
+	a.helpH = lipgloss.Height(a.helpView)
+	if a.helpView == "" {
+		a.helpH = 0
+	}
+	bw, bh := w, max(h-2-a.helpH, 0)
+	if a.tooSmall() {
+		// Screens keep a usable size while the message shows.
+		bw, bh = max(w, MinWidth), max(bh, MinHeight-4)
+	}
+	if force || bw != a.bodyW || bh != a.bodyH {
+		a.bodyW, a.bodyH = bw, bh
+		a.top().SetSize(bw, bh)
+	}
+}
+
+// View implements tea.Model. It only assembles cached pieces; no exchange,
+// file or JSON work happens here.
+func (a *App) View() string {
+	w, h := a.c.Width, a.c.Height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	if a.tooSmall() {
+		return tooSmallView(w, h)
+	}
+	body := fitBlock(a.top().View(), a.bodyW, a.bodyH)
+	status := ansi.Truncate(a.c.StatusLine(), w, "…")
+	parts := []string{a.header(w), body, status}
+	if a.helpView != "" {
+		parts = append(parts, a.helpView)
+	}
+	return clampFrame(strings.Join(parts, "\n"), w, h)
+}
+
+// header is the breadcrumb on the left and progress on the right.
+func (a *App) header(w int) string {
+	st := a.c.Styles
+	crumbs := make([]string, 0, len(a.stack))
+	for _, s := range a.stack[1:] {
+		crumbs = append(crumbs, s.Crumb())
+	}
+	left := st.HeaderBrand.Render("errorlab")
+	if len(crumbs) > 0 {
+		left += st.Muted.Render(" › ") + st.Crumb.Render(strings.Join(crumbs, " › "))
+	}
+	right := ""
+	if n := len(a.c.Catalog.Scenarios); n > 0 {
+		right = st.HeaderRight.Render(fmt.Sprintf("✓ %d/%d solved", a.c.solvedCount(), n))
+	}
+	return joinEnds(left, right, w)
+}
+
+// joinEnds puts left and right on one line of width w, truncating left
+// first and dropping right if there is no room for both.
+func joinEnds(left, right string, w int) string {
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if rw > 0 && lw+rw+1 > w {
+		if w-rw-1 >= 12 {
+			left = ansi.Truncate(left, w-rw-1, "…")
+			lw = ansi.StringWidth(left)
+		} else {
+			right, rw = "", 0
+		}
+	}
+	if rw == 0 {
+		return ansi.Truncate(left, w, "…")
+	}
+	return left + strings.Repeat(" ", max(w-lw-rw, 1)) + right
+}
+
+// tooSmallView centres the size message, wrapped to the width.
+func tooSmallView(w, h int) string {
+	msg := fmt.Sprintf("terminal too small: need at least %dx%d, have %dx%d", MinWidth, MinHeight, w, h)
+	msg = ansi.Wrap(msg, w, "")
+	lines := strings.Split(msg, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return clampFrame(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n")), w, h)
+}
+
+// fitBlock pads or cuts s to exactly h lines, each at most w cells.
+func fitBlock(s string, w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// clampFrame is the last guard: no line wider than w, no more than h lines.
+func clampFrame(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// refreshSolved re-reads progress for every scenario.
+func (c *Common) refreshSolved() {
+	c.solved = make(map[string]bool, len(c.Catalog.Scenarios))
+	for _, s := range c.Catalog.Scenarios {
+		if c.Progress.Solved(s.ID) {
+			c.solved[s.ID] = true
+		}
+	}
+}
+
+// Solved reports the cached progress of a scenario.
+func (c *Common) Solved(id string) bool { return c.solved[id] }
+
+func (c *Common) solvedCount() int { return len(c.solved) }
+
+// markSolved records a correct answer; the error is the Progress store's.
+func (c *Common) markSolved(id string) error {
+	if err := c.Progress.MarkSolved(id); err != nil {
+		return err
+	}
+	c.solved[id] = true
+	return nil
+}

@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/sim/wire"
+)
+
+// exportRecord is the file `w` writes: one exchange with its context.
+// Request and Response are the exact bytes as strings; Classification is
+// rules.Classify of the response, filled in when the file is written.
+type exportRecord struct {
+	Scenario            string                `json:"scenario"`
+	Title               string                `json:"title"`
+	Spec                rules.Revision        `json:"spec"`
+	Style               mockserver.Style      `json:"style"`
+	Attempt             int                   `json:"attempt,omitempty"`
+	Call                wire.Call             `json:"call"`
+	Request             string                `json:"request"`
+	Response            string                `json:"response"`
+	Classification      *rules.Classification `json:"classification,omitempty"`
+	ClassificationError string                `json:"classificationError,omitempty"`
+}
+
+// exportName is errorlab-<id>-<style>-<rev>.json.
+func exportName(id string, style mockserver.Style, rev rules.Revision) string {
+	return fmt.Sprintf("errorlab-%s-%s-%s.json", id, style, rev)
+}
+
+type exportDoneMsg struct {
+	path string
+	err  error
+}
+
+func (m exportDoneMsg) status() Status {
+	if m.err != nil {
+		return Status{StatusError, "could not write the exchange: " + m.err.Error()}
+	}
+	return Status{StatusOK, "wrote " + m.path}
+}
+
+// writeExport classifies and writes rec as indented JSON to dir/name in a
+// command, off the UI loop.
+func writeExport(dir, name string, rec exportRecord) tea.Cmd {
+	return func() tea.Msg {
+		if dir == "" {
+			dir = "."
+		}
+		path, err := filepath.Abs(filepath.Join(dir, name))
+		if err != nil {
+			return exportDoneMsg{err: err}
+		}
+		if c, err := rules.Classify([]byte(rec.Response)); err != nil {
+			rec.ClassificationError = err.Error()
+		} else {
+			rec.Classification = &c
+		}
+		b, err := json.MarshalIndent(rec, "", "  ")
+		if err != nil {
+			return exportDoneMsg{err: err}
+		}
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			return exportDoneMsg{err: err}
+		}
+		return exportDoneMsg{path: path}
+	}
+}
+
+func (a *App) write() tea.Cmd {
+	es, ok := a.top().(exportSource)
+	if !ok {
+		a.c.SetStatus(StatusWarn, "nothing to write here: open a scenario and make the call first")
+		return nil
+	}
+	rec, name, ok, reason := es.ExportRecord()
+	if !ok {
+		a.c.SetStatus(StatusWarn, "%s", reason)
+		return nil
+	}
+	return safe("writing the exchange", writeExport(a.c.ExportDir, name, rec))
+}
+
+type clipDoneMsg struct {
+	label string
+	n     int
+	err   error
+}
+
+func (m clipDoneMsg) status() Status {
+	if m.err != nil {
+		return Status{StatusError, "could not copy: " + m.err.Error()}
+	}
+	return Status{StatusOK, fmt.Sprintf("copied the %s (%d bytes) to the clipboard with OSC 52", m.label, m.n)}
+}
+
+// errWriter remembers the first write error, which termenv's Copy drops.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// copyOSC52 writes text as an OSC 52 clipboard sequence to w (os.Stdout
+// when nil), in a command. termenv wraps it for screen/tmux when TERM
+// says so.
+func copyOSC52(w io.Writer, text, label string) tea.Cmd {
+	return func() tea.Msg {
+		if w == nil {
+			w = os.Stdout
+		}
+		ew := &errWriter{w: w}
+		termenv.NewOutput(ew, termenv.WithProfile(termenv.Ascii)).Copy(text)
+		return clipDoneMsg{label: label, n: len(text), err: ew.err}
+	}
+}
+
+func (a *App) copy() tea.Cmd {
+	cs, ok := a.top().(clipSource)
+	if !ok {
+		a.c.SetStatus(StatusWarn, "nothing to copy here: open a scenario and make the call first")
+		return nil
+	}
+	text, label, ok, reason := cs.ClipText()
+	if !ok {
+		a.c.SetStatus(StatusWarn, "%s", reason)
+		return nil
+	}
+	if strings.TrimSpace(text) == "" {
+		a.c.SetStatus(StatusWarn, "the %s is empty", label)
+		return nil
+	}
+	return safe("copying", copyOSC52(a.c.Clipboard, text, label))
+}

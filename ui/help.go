@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// maxShortHelpLines is how many lines the short help bar may wrap onto
+// before it truncates with an ellipsis.
+const maxShortHelpLines = 2
+
+// renderHelp renders the help bar for the active screen at width w: the
+// short help (wrapped onto at most two lines) or, after `?`, the full help
+// in columns. The global keys come last.
+func (a *App) renderHelp(w int) string {
+	if w <= 0 {
+		return ""
+	}
+	top := a.top()
+	g := a.c.Keys
+	capturing := false
+	if ic, ok := top.(inputCapturer); ok && ic.Capturing() {
+		capturing = true
+	}
+	a.help.Width = w
+	if a.help.ShowAll && !capturing {
+		groups := top.FullHelp()
+		general := []key.Binding{brief(g.Help, "close help")}
+		if len(a.stack) > 1 {
+			general = append(general, g.Back)
+		}
+		general = append(general, g.Quit, g.Force)
+		groups = append(groups, general)
+		full := a.help.FullHelpView(groups)
+		// Keep at least a few body lines visible under a tall help.
+		maxH := max(a.c.Height-2-6, 1)
+		lines := strings.Split(full, "\n")
+		if len(lines) > maxH {
+			lines = lines[:maxH]
+		}
+		return strings.Join(lines, "\n")
+	}
+	bs := top.ShortHelp()
+	var tail []key.Binding
+	if capturing {
+		tail = []key.Binding{g.Force}
+	} else {
+		tail = []key.Binding{brief(g.Help, "more")}
+		if len(a.stack) > 1 {
+			tail = append(tail, g.Back)
+		}
+		tail = append(tail, g.Quit)
+	}
+	return strings.Join(a.shortHelpLines(bs, tail, w), "\n")
+}
+
+// brief returns a copy of b with a shorter description for the help bar.
+func brief(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+// shortHelpLines packs the screen's bindings greedily into lines of at
+// most w cells and ends the last line with the global tail (? more, esc
+// back, q quit), which is never cut; screen bindings that do not fit on
+// the last allowed line are dropped with an ellipsis.
+func (a *App) shortHelpLines(bs, tail []key.Binding, w int) []string {
+	var enabled []key.Binding
+	for _, b := range bs {
+		if b.Enabled() && b.Help().Key != "" {
+			enabled = append(enabled, b)
+		}
+	}
+	m := a.help
+	m.Width = 0
+	view := func(bs []key.Binding) string {
+		if len(bs) == 0 {
+			return ""
+		}
+		return m.ShortHelpView(bs)
+	}
+	tailView := view(tail)
+	sep := m.Styles.ShortSeparator.Render(m.ShortSeparator)
+	sepW, tailW := lipgloss.Width(sep), lipgloss.Width(tailView)
+	if tailW > w {
+		tailView, tailW = "", 0
+	}
+	ellipsis := m.Styles.Ellipsis.Render(" " + m.Ellipsis)
+	var lines []string
+	var cur []key.Binding
+	cut := false
+	for _, b := range enabled {
+		try := append(append([]key.Binding(nil), cur...), b)
+		room := w
+		if len(lines) == maxShortHelpLines-1 {
+			room = w - tailW - sepW - lipgloss.Width(ellipsis)
+		}
+		if lipgloss.Width(view(try)) <= room {
+			cur = try
+			continue
+		}
+		if len(lines) == maxShortHelpLines-1 || len(cur) == 0 {
+			cut = true
+			break
+		}
+		lines = append(lines, view(cur))
+		cur = []key.Binding{b}
+	}
+	last := view(cur)
+	if cut {
+		last += ellipsis
+	}
+	switch {
+	case last == "":
+		last = tailView
+	case tailView == "":
+	case lipgloss.Width(last)+sepW+tailW <= w:
+		last += sep + tailView
+	default:
+		lines = append(lines, last)
+		last = tailView
+	}
+	lines = append(lines, last)
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	return lines
+}

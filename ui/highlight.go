@@ -1,0 +1,277 @@
+package ui
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// tokKind is a class of highlighted text; each maps to one style.
+type tokKind uint8
+
+const (
+	tokPlain tokKind = iota
+	tokKey
+	tokString
+	tokNumber
+	tokConst
+	tokPunct
+)
+
+// segment is a run of text of one kind, never containing a newline.
+type segment struct {
+	kind tokKind
+	text string
+}
+
+// doc is text split into source lines of segments: the expensive part of
+// highlighting (lexing), done once per exchange and view; wrapping and
+// styling for a width is done by render.
+type doc struct {
+	lines [][]segment
+	// json: break long lines only at spaces inside strings, so a key and
+	// its value stay together; plain text breaks at any space.
+	json bool
+}
+
+var jsonLexer = sync.OnceValue(func() chroma.Lexer {
+	l := lexers.Get("json")
+	if l == nil {
+		return nil
+	}
+	return chroma.Coalesce(l)
+})
+
+// tokenizeJSON lexes JSON text with chroma's "json" lexer. Text that does
+// not lex comes back as plain text.
+func tokenizeJSON(s string) doc {
+	s = sanitize(s)
+	l := jsonLexer()
+	if l == nil {
+		return tokenizePlain(s)
+	}
+	it, err := l.Tokenise(nil, s)
+	if err != nil {
+		return tokenizePlain(s)
+	}
+	d := doc{lines: [][]segment{nil}, json: true}
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		k := kindOf(tok.Type)
+		parts := strings.Split(tok.Value, "\n")
+		for i, p := range parts {
+			if i > 0 {
+				d.lines = append(d.lines, nil)
+			}
+			if p != "" {
+				last := len(d.lines) - 1
+				d.lines[last] = append(d.lines[last], segment{k, p})
+			}
+		}
+	}
+	return d
+}
+
+func kindOf(t chroma.TokenType) tokKind {
+	switch {
+	case t == chroma.NameTag:
+		return tokKey
+	case t == chroma.KeywordConstant:
+		return tokConst
+	case t.InSubCategory(chroma.LiteralString):
+		return tokString
+	case t.InSubCategory(chroma.LiteralNumber):
+		return tokNumber
+	case t == chroma.Punctuation:
+		return tokPunct
+	}
+	return tokPlain
+}
+
+// tokenizePlain splits text into lines of one plain segment each.
+func tokenizePlain(s string) doc {
+	s = sanitize(s)
+	lines := strings.Split(s, "\n")
+	d := doc{lines: make([][]segment, len(lines))}
+	for i, l := range lines {
+		if l != "" {
+			d.lines[i] = []segment{{tokPlain, l}}
+		}
+	}
+	return d
+}
+
+// sanitize makes text safe to place in a pane: CRLF becomes LF, tabs
+// become four spaces, and other control characters (an escape sequence a
+// server smuggled into a message) become U+FFFD, so they cannot move the
+// cursor or change colours.
+func sanitize(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\t", "    ")
+	if !strings.ContainsFunc(s, isBadControl) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isBadControl(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
+
+func isBadControl(r rune) bool {
+	return r != '\n' && (unicode.IsControl(r) || r == 0x7f)
+}
+
+// cell is one rune placed on screen with its width and kind.
+type cell struct {
+	r    rune
+	w    int
+	kind tokKind
+}
+
+// render wraps the document to width columns (word-aware; continuation
+// rows keep the source line's indentation, two columns deeper for JSON)
+// and styles each run with st. width < 1 renders nothing.
+func (d doc) render(width int, st *Styles) string {
+	if width < 1 {
+		return ""
+	}
+	styles := [...]lipgloss.Style{
+		tokPlain:  st.Plain,
+		tokKey:    st.JSONKey,
+		tokString: st.JSONString,
+		tokNumber: st.JSONNumber,
+		tokConst:  st.JSONConst,
+		tokPunct:  st.JSONPunct,
+	}
+	var out []string
+	var cells []cell
+	breakable := func(c cell) bool { return c.r == ' ' && (!d.json || c.kind == tokString) }
+	for _, line := range d.lines {
+		cells = cells[:0]
+		for _, seg := range line {
+			for _, r := range seg.text {
+				w := runeWidth(r)
+				cells = append(cells, cell{r, w, seg.kind})
+			}
+		}
+		hang := 0
+		if d.json {
+			hang = 2
+		}
+		for _, row := range wrapCells(cells, width, hang, breakable) {
+			out = append(out, styleCells(row, styles[:]))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// runeWidth is the cell width of r (0 for combining marks).
+func runeWidth(r rune) int {
+	if r < 0x80 {
+		return 1
+	}
+	return ansi.StringWidth(string(r))
+}
+
+// wrapCells breaks one source line into rows no wider than width.
+func wrapCells(cells []cell, width, hang int, breakable func(cell) bool) [][]cell {
+	total := 0
+	for _, c := range cells {
+		total += c.w
+	}
+	if total <= width {
+		return [][]cell{cells}
+	}
+	indent := 0
+	for indent < len(cells) && cells[indent].r == ' ' {
+		indent++
+	}
+	cont := min(indent+hang, width/2)
+	var rows [][]cell
+	pad := func(n int) []cell {
+		p := make([]cell, n)
+		for i := range p {
+			p[i] = cell{' ', 1, tokPlain}
+		}
+		return p
+	}
+	row := []cell{}
+	rowW := 0
+	minBreak := indent // a break must leave something after the indent
+	for i := 0; i < len(cells); i++ {
+		c := cells[i]
+		if rowW+c.w <= width {
+			row = append(row, c)
+			rowW += c.w
+			continue
+		}
+		// Find the last space in this row after minBreak to break at.
+		brk := -1
+		for j := len(row) - 1; j > minBreak; j-- {
+			if breakable(row[j]) {
+				brk = j
+				break
+			}
+		}
+		var carry []cell
+		if brk > 0 && !breakable(c) {
+			carry = append(carry, row[brk+1:]...)
+			row = row[:brk]
+		}
+		rows = append(rows, row)
+		row = pad(cont)
+		minBreak = cont
+		rowW = cont
+		for _, cc := range carry {
+			row = append(row, cc)
+			rowW += cc.w
+		}
+		if breakable(c) && len(carry) == 0 {
+			continue // drop the space at a break
+		}
+		if c.w > width-rowW {
+			// A wide rune that cannot fit even on a fresh row: drop the
+			// indent so it fits, or skip it if the pane is narrower.
+			row, rowW = row[:0], 0
+			if c.w > width {
+				continue
+			}
+		}
+		row = append(row, c)
+		rowW += c.w
+	}
+	return append(rows, row)
+}
+
+// styleCells renders a row, one lipgloss Render per run of the same kind.
+func styleCells(row []cell, styles []lipgloss.Style) string {
+	var b strings.Builder
+	var run strings.Builder
+	kind := tokPlain
+	flush := func() {
+		if run.Len() == 0 {
+			return
+		}
+		if kind == tokPlain {
+			b.WriteString(run.String())
+		} else {
+			b.WriteString(styles[kind].Render(run.String()))
+		}
+		run.Reset()
+	}
+	for i, c := range row {
+		if i == 0 || c.kind != kind {
+			flush()
+			kind = c.kind
+		}
+		run.WriteRune(c.r)
+	}
+	flush()
+	return b.String()
+}

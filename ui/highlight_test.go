@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+func TestTokenKinds(t *testing.T) {
+	d := tokenizeJSON("{\n  \"id\": 3,\n  \"ok\": true,\n  \"s\": \"x y\"\n}")
+	got := map[string]tokKind{}
+	for _, line := range d.lines {
+		for _, s := range line {
+			if strings.TrimSpace(s.text) != "" {
+				got[s.text] = s.kind
+			}
+		}
+	}
+	want := map[string]tokKind{`"id"`: tokKey, "3": tokNumber, "true": tokConst, `"x y"`: tokString, "{": tokPunct}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: kind %d, want %d", k, got[k], v)
+		}
+	}
+}
+
+// TestHighlightColourAndPlain checks that a colour renderer styles tokens
+// and the Ascii one (NO_COLOR) leaves plain text.
+func TestHighlightColourAndPlain(t *testing.T) {
+	src := `{"isError": true, "n": 1}`
+	d := tokenizeJSON(src)
+	r := lipgloss.NewRenderer(nil)
+	r.SetColorProfile(termenv.ANSI256)
+	r.SetHasDarkBackground(true)
+	colour := d.render(80, DefaultStyles(r))
+	if !strings.Contains(colour, "\x1b[") {
+		t.Errorf("no colour with a 256-colour renderer: %q", colour)
+	}
+	r.SetColorProfile(termenv.Ascii)
+	plain := d.render(80, DefaultStyles(r))
+	if plain != src {
+		t.Errorf("Ascii render is %q, want %q", plain, src)
+	}
+}
+
+func TestWrapKeepsWidthAndText(t *testing.T) {
+	long := `{"description": "The order database did not answer within 3 seconds, so lookup_order did not complete.", "code": "UPSTREAM_TIMEOUT_WITH_A_VERY_LONG_NAME_THAT_HAS_NO_SPACES_AT_ALL"}`
+	st := DefaultStyles(lipgloss.DefaultRenderer())
+	for _, w := range []int{1, 2, 5, 13, 30, 57, 200} {
+		out := tokenizeJSON(long).render(w, st)
+		for _, l := range strings.Split(out, "\n") {
+			if ansi.StringWidth(l) > w {
+				t.Fatalf("width %d: line %q is wider", w, l)
+			}
+		}
+		if w >= 13 {
+			squash := strings.Join(strings.Fields(out), "")
+			if squash != strings.Join(strings.Fields(long), "") {
+				t.Errorf("width %d: text changed:\n%s", w, out)
+			}
+		}
+	}
+}
+
+func TestSanitizeControls(t *testing.T) {
+	d := tokenizePlain("ok\x1b[31mred\r\nnext\tx")
+	out := d.render(80, DefaultStyles(lipgloss.DefaultRenderer()))
+	if strings.Contains(out, "\x1b") || strings.Contains(out, "\r") {
+		t.Errorf("control characters leaked: %q", out)
+	}
+}

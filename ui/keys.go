@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// GlobalKeys work on every screen; the root model handles them before the
+// active screen sees a key.
+type GlobalKeys struct {
+	Help  key.Binding
+	Back  key.Binding
+	Quit  key.Binding
+	Force key.Binding // ctrl+c: quits even while typing in a filter
+	Copy  key.Binding
+	Write key.Binding
+}
+
+// DefaultGlobalKeys returns the keys people expect in a Charm app.
+func DefaultGlobalKeys() GlobalKeys {
+	return GlobalKeys{
+		Help:  key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Back:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Quit:  key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		Force: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Copy:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy envelope")),
+		Write: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write JSON")),
+	}
+}
+
+// NavKeys move a cursor or scroll a pane.
+type NavKeys struct {
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+}
+
+// DefaultNavKeys returns arrows, j/k, pgup/pgdn and g/G (home/end).
+func DefaultNavKeys() NavKeys {
+	return NavKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", " "), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "bottom")),
+	}
+}
+
+// ScenarioKeys are the scenario screen's own keys.
+type ScenarioKeys struct {
+	Call     key.Binding
+	Choose   key.Binding // 1-9, for help only; the digits are matched directly
+	Style    key.Binding
+	Revision key.Binding
+	View     key.Binding
+	Diff     key.Binding
+	Focus    key.Binding
+	FocusRev key.Binding
+	Next     key.Binding
+}
+
+// DefaultScenarioKeys returns the scenario screen's keys.
+func DefaultScenarioKeys() ScenarioKeys {
+	return ScenarioKeys{
+		Call:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "make the call")),
+		Choose:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "choose action")),
+		Style:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "style")),
+		Revision: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "spec revision")),
+		View:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view")),
+		Diff:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "bad vs good")),
+		Focus:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		FocusRev: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Next:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next scenario")),
+	}
+}
+
+// ListKeys are the lab list's own keys.
+type ListKeys struct {
+	Open   key.Binding
+	Filter key.Binding
+	Accept key.Binding // enter while typing a filter
+	Clear  key.Binding // esc while a filter is typed or applied
+}
+
+// DefaultListKeys returns the lab list's keys.
+func DefaultListKeys() ListKeys {
+	return ListKeys{
+		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Accept: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Clear:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+	}
+}

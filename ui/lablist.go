@@ -1,0 +1,340 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/errorlab/errorlab/scenarios"
+)
+
+// labList lists the scenarios grouped by lesson topic (scenarios.Topics
+// order), with a `/` filter and a ✓ on the ones answered correctly.
+type labList struct {
+	c      *Common
+	keys   ListKeys
+	filter textinput.Model
+	all    []*scenarios.Scenario
+	shown  []*scenarios.Scenario // filtered, in topic order
+	cursor int                   // index into shown
+	w, h   int
+}
+
+func newLabList(c *Common) *labList {
+	ti := textinput.New()
+	ti.Prompt = "/ "
+	ti.Placeholder = "type to filter by title, id or topic"
+	ti.CharLimit = 80
+	ti.Cursor.SetMode(cursor.CursorStatic)
+	ti.PromptStyle = c.Styles.Accent
+	ti.PlaceholderStyle = c.Styles.Muted
+	ti.Cursor.Style = c.Styles.Accent
+	m := &labList{c: c, keys: DefaultListKeys(), filter: ti}
+	// Group by topic order whatever order the catalogue has.
+	for _, t := range scenarios.Topics {
+		for _, s := range c.Catalog.Scenarios {
+			if s.Topic == t.ID {
+				m.all = append(m.all, s)
+			}
+		}
+	}
+	for _, s := range c.Catalog.Scenarios {
+		if _, ok := scenarios.TopicByID(s.Topic); !ok {
+			m.all = append(m.all, s)
+		}
+	}
+	m.applyFilter()
+	return m
+}
+
+func (m *labList) Init() tea.Cmd { return nil }
+
+func (m *labList) Crumb() string { return "Lab" }
+
+func (m *labList) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.filter.Width = max(w-6, 1)
+}
+
+// Activate re-reads progress so ✓ marks are current after a scenario.
+func (m *labList) Activate() tea.Cmd {
+	m.c.refreshSolved()
+	return nil
+}
+
+// Capturing is true while the filter input has focus: q then types a q.
+func (m *labList) Capturing() bool { return m.filter.Focused() }
+
+// Back clears the filter (esc) before the root leaves the screen.
+func (m *labList) Back() bool {
+	if m.filter.Value() != "" || m.filter.Focused() {
+		m.filter.SetValue("")
+		m.filter.Blur()
+		m.applyFilter()
+		return true
+	}
+	return false
+}
+
+func (m *labList) ShortHelp() []key.Binding {
+	if m.filter.Focused() {
+		return []key.Binding{m.keys.Accept, m.keys.Clear}
+	}
+	bs := []key.Binding{m.c.Nav.Up, m.c.Nav.Down, m.keys.Open, m.keys.Filter}
+	if m.filter.Value() != "" {
+		bs = append(bs, m.keys.Clear)
+	}
+	return bs
+}
+
+func (m *labList) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{m.c.Nav.Up, m.c.Nav.Down, m.c.Nav.PageUp, m.c.Nav.PageDown, m.c.Nav.Top, m.c.Nav.Bottom},
+		{m.keys.Open, m.keys.Filter, m.keys.Accept, m.keys.Clear},
+	}
+}
+
+func (m *labList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		var cmd tea.Cmd
+		if m.filter.Focused() {
+			m.filter, cmd = m.filter.Update(msg)
+		}
+		return m, cmd
+	}
+	if m.filter.Focused() {
+		switch k.String() {
+		case "enter":
+			m.filter.Blur()
+			return m, nil
+		case "esc":
+			m.Back()
+			return m, nil
+		case "up", "down":
+			m.move(k)
+			return m, nil
+		}
+		var cmd tea.Cmd
+		before := m.filter.Value()
+		m.filter, cmd = m.filter.Update(k)
+		if m.filter.Value() != before {
+			m.applyFilter()
+		}
+		return m, cmd
+	}
+	switch {
+	case key.Matches(k, m.keys.Filter):
+		return m, m.filter.Focus()
+	case key.Matches(k, m.keys.Open):
+		if len(m.shown) == 0 {
+			m.c.SetStatus(StatusWarn, "no scenario matches the filter: esc clears it")
+			return m, nil
+		}
+		return m, send(openScenarioMsg{ID: m.shown[m.cursor].ID})
+	}
+	m.move(k)
+	return m, nil
+}
+
+func (m *labList) move(k tea.KeyMsg) {
+	n := len(m.shown)
+	if n == 0 {
+		return
+	}
+	nav := m.c.Nav
+	page := max(m.listHeight()/2, 1)
+	switch {
+	case key.Matches(k, nav.Up):
+		m.cursor = (m.cursor + n - 1) % n
+	case key.Matches(k, nav.Down):
+		m.cursor = (m.cursor + 1) % n
+	case key.Matches(k, nav.PageUp):
+		m.cursor = max(m.cursor-page, 0)
+	case key.Matches(k, nav.PageDown):
+		m.cursor = min(m.cursor+page, n-1)
+	case key.Matches(k, nav.Top):
+		m.cursor = 0
+	case key.Matches(k, nav.Bottom):
+		m.cursor = n - 1
+	}
+}
+
+// applyFilter keeps the scenarios whose title, id, topic or section holds
+// every word of the filter (case-insensitive), and keeps the cursor on
+// the same scenario when it is still shown.
+func (m *labList) applyFilter() {
+	var cur string
+	if m.cursor < len(m.shown) {
+		cur = m.shown[m.cursor].ID
+	}
+	words := strings.Fields(strings.ToLower(m.filter.Value()))
+	m.shown = m.shown[:0]
+	for _, s := range m.all {
+		if matches(s, words) {
+			m.shown = append(m.shown, s)
+		}
+	}
+	m.cursor = 0
+	for i, s := range m.shown {
+		if s.ID == cur {
+			m.cursor = i
+		}
+	}
+}
+
+func matches(s *scenarios.Scenario, words []string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	t, _ := scenarios.TopicByID(s.Topic)
+	hay := strings.ToLower(strings.Join([]string{s.Title, s.ID, s.Topic, t.Title, s.Section}, " "))
+	for _, w := range words {
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Row kinds of the rendered list.
+type listRow struct {
+	text   string
+	scen   int // index into shown, -1 for a header or blank
+	header bool
+}
+
+func (m *labList) rows() []listRow {
+	st := m.c.Styles
+	var rows []listRow
+	last := "\x00"
+	idW := 0
+	for _, s := range m.shown {
+		idW = max(idW, ansi.StringWidth(s.ID))
+	}
+	showID := m.w >= 70
+	for i, s := range m.shown {
+		if s.Topic != last {
+			last = s.Topic
+			t, ok := scenarios.TopicByID(s.Topic)
+			title := t.Title + "  " + st.Muted.Render(t.Section)
+			if !ok {
+				title = s.Topic
+			}
+			if len(rows) > 0 {
+				rows = append(rows, listRow{scen: -1})
+			}
+			rows = append(rows, listRow{text: " " + st.TopicHeader.Render(title), scen: -1, header: true})
+		}
+		mark := "  "
+		if i == m.cursor {
+			mark = st.Cursor.Render("▸ ")
+		}
+		check := "  "
+		if m.c.Solved(s.ID) {
+			check = st.OK.Render("✓ ")
+		}
+		titleSt := st.Plain
+		if i == m.cursor {
+			titleSt = st.Selected
+		}
+		room := m.w - 6
+		id := ""
+		if showID {
+			room -= idW + 2
+			id = strings.Repeat(" ", 2) + st.Muted.Render(s.ID)
+		}
+		title := ansi.Truncate(s.Title, max(room, 1), "…")
+		pad := strings.Repeat(" ", max(room-ansi.StringWidth(title), 0))
+		rows = append(rows, listRow{text: " " + mark + check + titleSt.Render(title) + pad + id, scen: i})
+	}
+	return rows
+}
+
+func (m *labList) listHeight() int {
+	return max(m.h-m.headH()-m.previewH(), 1)
+}
+
+func (m *labList) headH() int { return 3 }
+
+func (m *labList) previewH() int {
+	if m.h >= 18 {
+		return 5
+	}
+	return 0
+}
+
+func (m *labList) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	st := m.c.Styles
+	var out []string
+	solved := 0
+	for _, s := range m.all {
+		if m.c.Solved(s.ID) {
+			solved++
+		}
+	}
+	summary := fmt.Sprintf("%d scenarios · %d solved", len(m.all), solved)
+	if m.filter.Value() != "" && !m.filter.Focused() {
+		summary = fmt.Sprintf("%d of %d match %q · %d solved", len(m.shown), len(m.all), m.filter.Value(), solved)
+	}
+	out = append(out, joinEnds(" "+st.Title.Render("Lab scenarios"), st.Muted.Render(summary)+" ", m.w))
+	if m.filter.Focused() || m.filter.Value() != "" {
+		out = append(out, " "+m.filter.View())
+	} else {
+		out = append(out, " "+st.Muted.Render("/ to filter · ✓ answered correctly"))
+	}
+	out = append(out, "")
+
+	rows := m.rows()
+	lh := m.listHeight()
+	if len(m.all) == 0 {
+		rows = []listRow{{text: " " + st.Warn.Render("⚠ no scenarios are loaded"), scen: -1}}
+	} else if len(m.shown) == 0 {
+		rows = []listRow{{text: " " + st.Warn.Render("⚠ nothing matches; esc clears the filter"), scen: -1}}
+	}
+	cur := 0
+	for i, r := range rows {
+		if r.scen == m.cursor {
+			cur = i
+		}
+	}
+	// Keep the cursor visible, with its topic header when possible.
+	start := 0
+	if cur >= lh {
+		start = cur - lh + 1
+	}
+	if start > 0 && cur-2 >= 0 && cur-2 < start && rows[max(cur-1, 0)].header {
+		start = cur - 1
+	}
+	end := min(start+lh, len(rows))
+	for _, r := range rows[start:end] {
+		out = append(out, r.text)
+	}
+	for len(out) < m.headH()+lh {
+		out = append(out, "")
+	}
+	if m.previewH() > 0 && len(m.shown) > 0 {
+		s := m.shown[m.cursor]
+		out = append(out, " "+st.Muted.Render(strings.Repeat("─", max(m.w-2, 1))))
+		lines := strings.Split(ansi.Wrap(strings.TrimSpace(s.Situation), max(m.w-3, 1), ""), "\n")
+		for i := 0; i < m.previewH()-1; i++ {
+			l := ""
+			if i < len(lines) {
+				l = lines[i]
+				if i == m.previewH()-2 && len(lines) > m.previewH()-1 {
+					l = ansi.Truncate(l, max(m.w-4, 1), "") + "…"
+				}
+			}
+			out = append(out, " "+st.Muted.Render(l))
+		}
+	}
+	return strings.Join(out, "\n")
+}
