@@ -174,11 +174,7 @@ func (cr *CoordinatorRun) decide() {
 		cr.Why = "Any transient failure was absorbed by the subagent's local retries; the coordinator never heard of it (LESSON-RULES §5)."
 		return
 	}
-	sit := rules.Situation{Layer: rules.LayerExecution, Category: e.ErrorCategory, RetriesExhausted: e.ErrorCategory == rules.Transient}
-	if e.ProtocolCode != 0 {
-		sit = rules.Situation{Layer: rules.LayerProtocol}
-	}
-	rec, _ := rules.Recommend(sit)
+	rec, _ := rules.Recommend(rules.CoordinatorSituation(e.ErrorCategory, e.ProtocolCode))
 	cr.CoordinatorAction = rec.Best
 	switch rec.Best {
 	case rules.EscalateHuman:

@@ -75,7 +75,7 @@ var DefectText = map[Defect]string{
 	DefectGenericMessage:    "a generic \"Operation failed\" message",
 	DefectRawException:      "a raw exception or stack trace as the message",
 	DefectLeak:              "internals leaked to the model (trace, SQL, token, host)",
-	DefectErrorAsSuccess:    "a failure sent as success (no isError, error text)",
+	DefectErrorAsSuccess:    "error text inside a result without isError",
 	DefectAmbiguousEmpty:    "an empty success that cannot be told from a failure",
 	DefectNoTextBlock:       "structuredContent with no text block",
 	DefectSchemaMismatch:    "structuredContent that breaks the declared outputSchema",
@@ -86,7 +86,7 @@ var DefectText = map[Defect]string{
 	DefectNoFieldErrors:     "a validation error without fieldErrors or an example",
 	DefectSynonyms:          "metadata under non-canonical names",
 	DefectNoResultType:      "a 2026-07-28 result without resultType",
-	DefectHiddenFailure:     "a failure reported as a success (empty or otherwise)",
+	DefectHiddenFailure:     "a failure passed off as a successful result",
 }
 
 // Finding is one thing the grader noticed.
@@ -198,7 +198,7 @@ func Grade(in Input) Report {
 		g.execution(env.Result, cl)
 	default:
 		g.success(env.Result, cl)
-		if t := in.Truth; t != nil && t.Layer != rules.LayerSuccess {
+		if t := in.Truth; t != nil && t.Layer != rules.LayerSuccess && !g.has(DefectErrorAsSuccess) {
 			g.add(DefectHiddenFailure, SevError, rules.RuleAccessFailure, "the call failed (%s) but the response says success%s: the agent will give a confident wrong answer", kindText(*t), emptyText(cl))
 		}
 	}
@@ -206,6 +206,15 @@ func Grade(in Input) Report {
 		g.add(DefectNoResultType, SevError, rules.RuleProtocolLayer, "under %s every result carries resultType (\"complete\")", in.Spec)
 	}
 	return g.report(&cl)
+}
+
+func (g *grader) has(d Defect) bool {
+	for _, f := range g.findings {
+		if f.Defect == d {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *grader) report(cl *rules.Classification) Report {

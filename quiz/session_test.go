@@ -1,0 +1,252 @@
+package quiz
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+var t0 = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+
+func TestLeitnerBoxes(t *testing.T) {
+	var r ItemRecord
+	r = r.Apply(true, t0)
+	if r.Box != 2 || r.Streak != 1 {
+		t.Fatalf("first right answer: box %d streak %d", r.Box, r.Streak)
+	}
+	r = r.Apply(false, t0)
+	if r.Box != BoxMissed || r.Streak != 0 || r.Wrong != 1 {
+		t.Fatalf("a wrong answer must send the item to box 1: %+v", r)
+	}
+	r = r.Apply(true, t0)
+	r = r.Apply(true, t0)
+	if r.Box == Mastered {
+		t.Fatal("mastered after two right answers; three in a row are needed")
+	}
+	r = r.Apply(true, t0)
+	if r.Box != Mastered {
+		t.Fatalf("three right in a row must master the item: %+v", r)
+	}
+	r = r.Apply(false, t0)
+	if r.Box != BoxMissed {
+		t.Fatal("a mastered item answered wrong must return to box 1")
+	}
+}
+
+func testPool(t *testing.T) *Pool {
+	t.Helper()
+	c, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := DefaultBank()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPool(context.Background(), b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func ids(s *Session) []string {
+	var out []string
+	for _, it := range s.Items {
+		out = append(out, it.ID)
+	}
+	return out
+}
+
+func TestSeedGivesAReproducibleOrder(t *testing.T) {
+	p := testPool(t)
+	a, _ := NewSession(p, nil, Options{Mode: Practice, Count: 15, Seed: 42}, t0)
+	b, _ := NewSession(p, nil, Options{Mode: Practice, Count: 15, Seed: 42}, t0.Add(time.Hour))
+	c, _ := NewSession(p, nil, Options{Mode: Practice, Count: 15, Seed: 43}, t0)
+	if !slices.Equal(ids(a), ids(b)) {
+		t.Fatal("the same seed gave two different orders")
+	}
+	if slices.Equal(ids(a), ids(c)) {
+		t.Fatal("different seeds gave the same order")
+	}
+}
+
+func TestTopicFilter(t *testing.T) {
+	p := testPool(t)
+	s, err := NewSession(p, nil, Options{Mode: Practice, Topic: "empty", Count: 50, Seed: 1}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range s.Items {
+		if it.Topic != "empty" {
+			t.Fatalf("%s (topic %s) in an empty-topic session", it.ID, it.Topic)
+		}
+	}
+	if _, err := NewSession(p, nil, Options{Mode: Practice, Topic: "astrology"}, t0); err == nil {
+		t.Fatal("an unknown topic was accepted")
+	}
+}
+
+func answerRight(it *Item) Answer {
+	var a Answer
+	for _, p := range it.Parts {
+		set := p.CorrectSet()
+		if p.AnyOf {
+			set = set[:1]
+		}
+		a = append(a, set)
+	}
+	return a
+}
+
+func TestExamScoresPerTopicAndPassLine(t *testing.T) {
+	p := testPool(t)
+	s, err := NewSession(p, nil, Options{Mode: Exam, Count: 10, Seed: 7, PassMark: 0.6}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Items) != 10 || s.Duration != 15*time.Minute {
+		t.Fatalf("exam of %d items, %v", len(s.Items), s.Duration)
+	}
+	topics := map[string]bool{}
+	for _, it := range s.Items {
+		topics[it.Topic] = true
+	}
+	if len(topics) < 5 {
+		t.Errorf("an exam of 10 covers only %d topics", len(topics))
+	}
+	for i := 0; i < 6; i++ {
+		if ok, _ := s.Answer(i, answerRight(s.Items[i])); !ok {
+			t.Fatalf("the right answer to %s scored wrong", s.Items[i].ID)
+		}
+	}
+	s.ToggleFlag(8)
+	res := s.Score(t0.Add(5 * time.Minute))
+	if res.Correct != 6 || res.Total != 10 || !res.Passed || len(res.Missed) != 4 {
+		t.Fatalf("6 of 10 at a 60%% line: %+v", res)
+	}
+	sum := 0
+	for _, ts := range res.ByTopic {
+		sum += ts.Total
+	}
+	if sum != 10 {
+		t.Fatalf("per-topic totals add to %d", sum)
+	}
+	res.PassMark = 0.7
+	s.PassMark = 0.7
+	if s.Score(t0).Passed {
+		t.Fatal("6 of 10 passed a 70% line")
+	}
+	if got := s.Remaining(t0.Add(20 * time.Minute)); got != 0 {
+		t.Fatalf("time left after the limit: %v", got)
+	}
+}
+
+func TestReviewBringsMissedFirstAndRestsMastered(t *testing.T) {
+	p := testPool(t)
+	prog := newProgress()
+	items := p.Filter("")
+	missed, boxed, mastered := items[0], items[1], items[2]
+	prog.Items[boxed.ID] = ItemRecord{}.Apply(true, t0)
+	prog.Items[missed.ID] = ItemRecord{}.Apply(false, t0.Add(time.Minute))
+	m := ItemRecord{}
+	for i := 0; i < 3; i++ {
+		m = m.Apply(true, t0)
+	}
+	prog.Items[mastered.ID] = m
+	s, err := NewSession(p, prog, Options{Mode: Review, Count: 10}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ids(s)
+	if len(got) != 2 || got[0] != missed.ID || got[1] != boxed.ID {
+		t.Fatalf("review order %v; want the missed item, then the one in box 2, and no mastered one", got)
+	}
+	if _, err := NewSession(p, newProgress(), Options{Mode: Review}, t0); err != ErrNothingToReview {
+		t.Fatalf("an empty review: %v", err)
+	}
+}
+
+// Drill keys come from the engine, not from stored answers.
+func TestDrillKeysComeFromTheRules(t *testing.T) {
+	p := testPool(t)
+	c, _ := scenarios.Default()
+	for _, it := range p.Filter("", KindClassify, KindNextAction, KindSpotDefects) {
+		s, ok := c.Get(it.Scenario)
+		if !ok {
+			t.Fatalf("%s cites unknown scenario %s", it.ID, it.Scenario)
+		}
+		switch it.Kind {
+		case KindClassify:
+			rev := s.Revision()
+			if i := strings.Index(it.ID, "@"); i > 0 {
+				rev = rules.Revision(it.ID[i+1:])
+			}
+			ex, _ := s.Exchange(context.Background(), mockserver.StyleGood, rev)
+			cl, _ := ex.Classify()
+			layer := it.Parts[0].Choices[indexOf(cl.Layer)]
+			if !layer.Correct {
+				t.Errorf("%s: the key's layer disagrees with rules.Classify (%s)", it.ID, cl.Layer)
+			}
+		case KindNextAction:
+			best := s.TruthAt(s.Revision()).Best
+			for i, a := range rules.Actions {
+				if a == best && !it.Parts[0].Choices[i].Correct {
+					t.Errorf("%s: the scenario's best action %s is not a right answer", it.ID, best)
+				}
+			}
+		case KindSpotDefects:
+			if len(it.Parts[0].CorrectSet()) == 0 {
+				t.Errorf("%s: a spot-the-defects drill with no defect", it.ID)
+			}
+		}
+	}
+}
+
+func indexOf(l rules.Layer) int {
+	return map[rules.Layer]int{rules.LayerProtocol: 0, rules.LayerExecution: 1, rules.LayerSuccess: 2}[l]
+}
+
+func TestStoreRecordsItemsAndExams(t *testing.T) {
+	s, _ := Open(t.TempDir())
+	_ = s.RecordItem("q1", "layers", false, t0)
+	_ = s.RecordItem("q1", "layers", true, t0)
+	_ = s.RecordExam(ExamRecord{At: t0, Questions: 10, Correct: 7, PassMark: 0.7, Passed: true})
+	p, _ := s.Load()
+	if p.Items["q1"].Box != 2 || p.Items["q1"].Wrong != 1 || len(p.Exams) != 1 {
+		t.Fatalf("progress after a wrong then a right answer and one exam: %+v %+v", p.Items["q1"], p.Exams)
+	}
+}
+
+func TestSummaryAndReport(t *testing.T) {
+	pool := testPool(t)
+	prog := newProgress()
+	layers := pool.Filter("layers")
+	prog.Items[layers[0].ID] = ItemRecord{Topic: "layers"}.Apply(false, t0)
+	prog.Items[layers[1].ID] = ItemRecord{Topic: "layers"}.Apply(true, t0)
+	cats := pool.Filter("categories")
+	prog.Items[cats[0].ID] = ItemRecord{Topic: "categories"}.Apply(true, t0)
+	prog.Exams = append(prog.Exams, ExamRecord{At: t0, Questions: 20, Correct: 15, PassMark: 0.7, Passed: true, Seconds: 754})
+	sum := Summarize(pool, prog)
+	if len(sum.Weakest) == 0 || sum.Weakest[0] != "layers" {
+		t.Fatalf("weakest topics %v; layers (1 of 2) should lead", sum.Weakest)
+	}
+	if len(sum.Missed) != 1 || sum.Missed[0].ID != layers[0].ID {
+		t.Fatalf("missed %+v", sum.Missed)
+	}
+	var md strings.Builder
+	if err := sum.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| Two layers: protocol vs execution | 2 /", "15 / 20", "✓ passed", layers[0].ID} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, md.String())
+		}
+	}
+}
