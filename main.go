@@ -96,7 +96,7 @@ func (a *app) rootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&a.content, "content", "", "directory of extra or replacement scenario *.yaml files (instructors)")
 	root.PersistentFlags().StringVar(&a.stateDir, "state-dir", "", "where progress is kept (default: $XDG_STATE_HOME/errorlab)")
-	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd())
+	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.questionsCmd(), a.reportCmd())
 	return root
 }
 
@@ -470,4 +470,125 @@ func outcomeText(st agent.Step) string {
 		return "success, empty"
 	}
 	return "success"
+}
+
+func (a *app) questionsCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "questions", Short: "List and validate the exam-style question bank"}
+	var asJSON bool
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the questions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			b, err := quiz.DefaultBank()
+			if err != nil {
+				return err
+			}
+			type option struct {
+				Text        string `json:"text"`
+				Explanation string `json:"explanation"`
+			}
+			type entry struct {
+				ID         string   `json:"id"`
+				Topic      string   `json:"topic"`
+				Difficulty int      `json:"difficulty"`
+				Stem       string   `json:"stem"`
+				Options    []option `json:"options"`
+				Answer     any      `json:"answer"`
+				Rule       string   `json:"rule"`
+				Scenario   string   `json:"scenario,omitempty"`
+			}
+			var out []entry
+			for _, q := range b.Questions {
+				e := entry{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Stem: strings.TrimSpace(q.Stem), Rule: q.Rule, Scenario: q.Scenario, Answer: q.Answer}
+				if q.Multi {
+					e.Answer = q.Answers
+				}
+				for _, o := range q.Options {
+					e.Options = append(e.Options, option{strings.TrimSpace(o.Text), strings.TrimSpace(o.Explanation)})
+				}
+				out = append(out, e)
+			}
+			if asJSON {
+				return writeJSON(a.stdout, out)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tTOPIC\tDIFFICULTY\tANSWER\tRULE")
+			for _, e := range out {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%v\t%s\n", e.ID, e.Topic, e.Difficulty, e.Answer, e.Rule)
+			}
+			return tw.Flush()
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")
+	validate := &cobra.Command{
+		Use:   "validate DIR",
+		Short: "Check a directory of question files; problems print as file:line:col",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			problems, n, err := quiz.ValidateQuestionsDir(args[0])
+			if err != nil {
+				return usageError{err}
+			}
+			for _, p := range problems {
+				fmt.Fprintln(a.stdout, p)
+			}
+			if len(problems) > 0 {
+				return usagef("%d problem(s) in %s", len(problems), args[0])
+			}
+			fmt.Fprintf(a.stdout, "%d question(s) in %s are valid\n", n, args[0])
+			return nil
+		},
+	}
+	cmd.AddCommand(list, validate)
+	return cmd
+}
+
+func (a *app) reportCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "report",
+		Short: "Export progress for a teacher (per topic, exam history, missed questions)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "md" && format != "json" {
+				return usagef("unknown --format %q: use md or json", format)
+			}
+			store, err := quiz.Open(a.stateDir)
+			if err != nil {
+				return err
+			}
+			if store.Notice != "" {
+				fmt.Fprintln(a.stderr, "errorlab:", store.Notice)
+			}
+			prog, err := store.Load()
+			if err != nil {
+				return err
+			}
+			pool, err := a.pool()
+			if err != nil {
+				return err
+			}
+			sum := quiz.Summarize(pool, prog)
+			if format == "json" {
+				return sum.WriteJSON(a.stdout)
+			}
+			return sum.WriteMarkdown(a.stdout)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "md", "md or json")
+	return cmd
+}
+
+// pool loads the question bank and the catalogue's drills.
+func (a *app) pool() (*quiz.Pool, error) {
+	bank, err := quiz.DefaultBank()
+	if err != nil {
+		return nil, err
+	}
+	c, err := a.catalog()
+	if err != nil {
+		return nil, err
+	}
+	return quiz.LoadPool(context.Background(), bank, c)
 }

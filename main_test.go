@@ -301,3 +301,56 @@ func TestAgentCoordinatorAndSeries(t *testing.T) {
 		t.Fatalf("series: exit %d\n%s", code, out)
 	}
 }
+
+func TestQuestionsListJSON(t *testing.T) {
+	code, out, errOut, _ := cli(t, false, "questions", "list", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var list []struct {
+		ID, Topic, Stem, Rule string
+		Difficulty            int
+		Options               []struct{ Text, Explanation string }
+		Answer                any
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) < 80 {
+		t.Fatalf("%d questions listed", len(list))
+	}
+	for _, q := range list {
+		if q.ID == "" || q.Topic == "" || q.Stem == "" || q.Rule == "" || len(q.Options) != 4 || q.Answer == nil {
+			t.Fatalf("incomplete entry: %+v", q)
+		}
+		for _, o := range q.Options {
+			if o.Text == "" || o.Explanation == "" {
+				t.Fatalf("%s: an option without text or explanation", q.ID)
+			}
+		}
+	}
+}
+
+func TestQuestionsValidateReportsPositions(t *testing.T) {
+	dir := t.TempDir()
+	writeScenario(t, dir, "q.yaml", "- id: x\n  topic: nowhere\n")
+	code, out, _, _ := cli(t, false, "questions", "validate", dir)
+	if code != 2 || !strings.Contains(out, filepath.Join(dir, "q.yaml")+":2:10: unknown topic") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestReportFormats(t *testing.T) {
+	code, out, _, _ := cli(t, false, "report", "--format", "json")
+	var sum map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || sum["topics"] == nil || sum["exams"] == nil || sum["missed"] == nil {
+		t.Fatalf("exit %d, json report:\n%s", code, out)
+	}
+	code, out, _, _ = cli(t, false, "report")
+	if code != 0 || !strings.HasPrefix(out, "# errorlab progress report") {
+		t.Fatalf("exit %d, md report:\n%s", code, out)
+	}
+	if code, _, _, _ = cli(t, false, "report", "--format", "pdf"); code != 2 {
+		t.Fatalf("--format pdf: exit %d", code)
+	}
+}
