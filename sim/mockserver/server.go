@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"sort"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -101,21 +102,24 @@ func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
 // Options returns the options the server was built with, defaults filled.
 func (s *Server) Options() Options { return s.opts }
 
-// Tools returns the tool declarations as tools/list sends them.
+// Tools returns the tool declarations in tools/list order (mcp-go sorts
+// them by name).
 func (s *Server) Tools() []mcp.Tool {
-	out := make([]mcp.Tool, len(tools))
-	for i, t := range tools {
-		out[i] = t.declaration()
+	out := make([]mcp.Tool, 0, len(tools))
+	for _, name := range ToolNames() {
+		t, _ := specFor(name)
+		out = append(out, t.declaration())
 	}
 	return out
 }
 
-// ToolNames lists the tools in tools/list order.
+// ToolNames lists the tools in tools/list order (by name).
 func ToolNames() []string {
 	out := make([]string, len(tools))
 	for i, t := range tools {
 		out[i] = t.name
 	}
+	sort.Strings(out)
 	return out
 }
 

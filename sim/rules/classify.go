@@ -140,14 +140,18 @@ func asObject(raw []byte) (map[string]json.RawMessage, bool) {
 
 // metadataFrom reads the fields of LESSON-RULES §3 from one object,
 // unwrapping an {ok, data, error} envelope.
-func metadataFrom(obj map[string]json.RawMessage) Metadata {
+func metadataFrom(obj map[string]json.RawMessage) Metadata { return metadataAt(obj, 0) }
+
+// metadataAt reads one object; depth bounds envelope unwrapping to one
+// level, so hostile nesting costs linear time.
+func metadataAt(obj map[string]json.RawMessage, depth int) Metadata {
 	var m Metadata
 	norm := lowerKeys(obj)
-	if inner, ok := asObject(norm["error"]); ok {
+	if inner, ok := asObject(norm["error"]); ok && depth == 0 {
 		_, hasCategory := norm["errorcategory"]
 		_, hasCategory2 := norm["category"]
 		if !hasCategory && !hasCategory2 {
-			m = metadataFrom(inner)
+			m = metadataAt(inner, depth+1)
 			m.Envelope = true
 			return m
 		}
@@ -167,7 +171,7 @@ func metadataFrom(obj map[string]json.RawMessage) Metadata {
 		}
 	}
 	for _, k := range []string{"isretryable", "retryable", "retriable", "automaticretryallowed"} {
-		if v, ok := norm[k]; ok {
+		if v, ok := norm[k]; ok && !isNull(v) {
 			var b bool
 			if json.Unmarshal(v, &b) == nil {
 				m.IsRetryable, m.RetryableField = &b, names[k]
@@ -175,7 +179,7 @@ func metadataFrom(obj map[string]json.RawMessage) Metadata {
 			break
 		}
 	}
-	if v, ok := norm["recoverable"]; ok {
+	if v, ok := norm["recoverable"]; ok && !isNull(v) {
 		var b bool
 		if json.Unmarshal(v, &b) == nil {
 			m.Recoverable = &b
@@ -197,7 +201,7 @@ func metadataFrom(obj map[string]json.RawMessage) Metadata {
 	}
 	m.CustomerMessage = str(norm["customermessage"])
 	m.CorrelationID = str(norm["correlationid"])
-	if v, ok := norm["retryafterseconds"]; ok {
+	if v, ok := norm["retryafterseconds"]; ok && !isNull(v) {
 		var f float64
 		if json.Unmarshal(v, &f) == nil {
 			m.RetryAfterSeconds = &f
@@ -210,7 +214,7 @@ func metadataFrom(obj map[string]json.RawMessage) Metadata {
 	_, m.HasExample = norm["examplearguments"]
 	_, m.HasPartialResults = norm["partialresults"]
 	_, m.HasAttempted = norm["attempted"]
-	if v, ok := norm["resultcount"]; ok {
+	if v, ok := norm["resultcount"]; ok && !isNull(v) {
 		var n int
 		if json.Unmarshal(v, &n) == nil {
 			m.ResultCount = &n
@@ -262,16 +266,20 @@ var errorTextPattern = regexp.MustCompile(`(?i)^\s*(error\b|err:|exception\b|tra
 func LooksLikeError(text string) bool { return errorTextPattern.MatchString(text) }
 
 var leakPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)^\s*at [\w.$]+\(.*:\d+\)`),                                // Java/JS stack frame
-	regexp.MustCompile(`Traceback \(most recent call last\)`),                         // Python
-	regexp.MustCompile(`(?m)^goroutine \d+ \[`),                                       // Go
-	regexp.MustCompile(`(?m)\.go:\d+`),                                                // Go file:line
-	regexp.MustCompile(`(?m)File "[^"]+", line \d+`),                                  // Python frame
-	regexp.MustCompile(`(?i)\b(select|insert|update|delete)\b .*\b(from|into|set)\b`), // SQL
+	regexp.MustCompile(`(?m)^\s*at [\w.$]+\(.*:\d+\)`),                                                 // Java/JS stack frame
+	regexp.MustCompile(`Traceback \(most recent call last\)`),                                          // Python
+	regexp.MustCompile(`(?m)^goroutine \d+ \[`),                                                        // Go
+	regexp.MustCompile(`[\w/.-]+\.(go|py|js|ts|java|rb|php|cs|rs):\d+`),                                // source file:line
+	regexp.MustCompile(`(?m)^\s*at [\w.$<>]+ \(.*:\d+(:\d+)?\)`),                                       // Node.js frame
+	regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@`),                                    // credentials in a URL
+	regexp.MustCompile(`\bBearer\s+[A-Za-z0-9._~+/=-]{8,}`),                                            // bearer token
+	regexp.MustCompile(`(?m)File "[^"]+", line \d+`),                                                   // Python frame
+	regexp.MustCompile(`\b(SELECT|INSERT INTO|UPDATE|DELETE FROM)\b[^\n]*\b(FROM|VALUES|SET|WHERE)\b`), // SQL in capitals
+	regexp.MustCompile(`(?i)\bselect\s+(\*|[\w.]+(\s*,\s*[\w.]+)+)\s+from\s+\w+`),                      // select * from / select a, b from
 	regexp.MustCompile(`(?i)\b(bearer|api[_-]?key|token|secret|password)\b\s*[:=]\s*\S+`),
 	regexp.MustCompile(`(?i)\bauthorization:\s*\S+`),
 	regexp.MustCompile(`\b[\w-]+\.(internal|local|corp|lan)\b`),
-	regexp.MustCompile(`\b(10|192\.168|172\.(1[6-9]|2\d|3[01]))\.\d+\.\d+(\.\d+)?\b`),
+	regexp.MustCompile(`\b(10\.\d{1,3}|192\.168|172\.(1[6-9]|2\d|3[01]))\.\d{1,3}\.\d{1,3}\b`), // private IPv4
 }
 
 // Leaks returns the fragments of text that should never reach the model

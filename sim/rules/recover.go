@@ -43,6 +43,9 @@ func (s Situation) Kind() string {
 	if s.RequiresUserAction {
 		return "confirmation"
 	}
+	if s.Category == "" {
+		return "uncategorised"
+	}
 	if s.Category == Transient && s.RetriesExhausted {
 		return "transient-exhausted"
 	}
@@ -122,6 +125,11 @@ type Verdict struct {
 func Score(s Situation, a Action) Verdict {
 	rec, ok := Recommend(s)
 	v := Verdict{Action: a, Best: rec.Best}
+	if !ok && s.Kind() == "uncategorised" {
+		v.Grade, v.Rule = GradeWrong, Lookup(RuleGenericMessage)
+		v.Why = "The result says the call failed but not how: no errorCategory, no isRetryable. No recovery can be justified from it; the fix belongs in the tool."
+		return v
+	}
 	if !ok {
 		v.Grade, v.Rule = GradeWrong, Lookup(RuleValidEmpty)
 		v.Why = "The call succeeded with data; there is nothing to recover from."

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -39,6 +40,9 @@ func OpenStdio(ctx context.Context, srv *mockserver.Server, rev rules.Revision) 
 
 	toServer := &tap{rec: rec, dir: ClientToServer, w: c2sW}
 	tr := transport.NewIO(s2cR, toServer, io.NopCloser(bytes.NewReader(nil)))
+	// The client transport logs a closed pipe at the end of every session;
+	// that is the session ending, not news.
+	transport.WithCommandLogger(slog.New(slog.DiscardHandler))(tr)
 	s := &Session{Revision: rev, Server: srv, rec: rec}
 	var once sync.Once
 	var closeErr error

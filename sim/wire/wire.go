@@ -11,6 +11,7 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -155,11 +156,14 @@ func (s *Session) Call(ctx context.Context, call Call) (Exchange, error) {
 	defer s.callMu.Unlock()
 	ex := Exchange{Revision: s.Revision, Call: call}
 	if call.Raw != "" {
-		resp, err := s.raw(ctx, []byte(call.Raw))
+		// One JSON-RPC message is one line on stdio: surrounding whitespace
+		// (a YAML block scalar's newline) is not part of it.
+		raw := bytes.TrimSpace([]byte(call.Raw))
+		resp, err := s.raw(ctx, raw)
 		if err != nil {
 			return ex, err
 		}
-		ex.Request, ex.Response = []byte(call.Raw), resp
+		ex.Request, ex.Response = raw, resp
 		return ex, nil
 	}
 	mark := s.rec.len()
