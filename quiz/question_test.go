@@ -1,0 +1,176 @@
+package quiz
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/errorlab/errorlab/quiz/seedcheck"
+	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+func bank(t *testing.T) *Bank {
+	t.Helper()
+	b, err := DefaultBank()
+	if err != nil {
+		t.Fatalf("the built-in question bank does not load:\n%v", err)
+	}
+	return b
+}
+
+func TestBankCoversEveryTopic(t *testing.T) {
+	b := bank(t)
+	total := 0
+	for _, topic := range Topics {
+		n := len(b.ByTopic(topic.ID))
+		total += n
+		if n < topic.Minimum {
+			t.Errorf("topic %s has %d questions; the bank needs at least %d", topic.ID, n, topic.Minimum)
+		}
+	}
+	if total < 80 {
+		t.Errorf("the bank has %d questions; it needs at least 80", total)
+	}
+}
+
+// No sentence of the product may come from the seed lessons: no run of
+// eight words in a question, an explanation or a scenario is shared with
+// them.
+func TestNoEightWordRunFromTheSeeds(t *testing.T) {
+	seeds, err := seedcheck.ReadHashes(filepath.Join("seedcheck", "testdata", "seed-shingles.txt"))
+	if err != nil || len(seeds) == 0 {
+		t.Fatalf("seed fingerprints: %v", err)
+	}
+	check := func(where, text string) {
+		if runs := seedcheck.Copied(text, seeds); len(runs) > 0 {
+			t.Errorf("%s shares %d eight-word run(s) with a seed lesson, e.g. %q", where, len(runs), runs[0])
+		}
+	}
+	for _, q := range bank(t).Questions {
+		check(q.ID+" stem", q.Stem)
+		for i, o := range q.Options {
+			check(q.ID+" option "+Letter(i), o.Text)
+			check(q.ID+" explanation "+Letter(i), o.Explanation)
+		}
+	}
+	c, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.Scenarios {
+		check(s.ID+" situation", s.Situation)
+		check(s.ID+" title", s.Title)
+		check(s.ID+" customerMessage", s.CustomerMessage)
+		check(s.ID+" takeaway", s.Takeaway)
+		for a, f := range s.Feedback {
+			check(s.ID+" feedback "+string(a), f)
+		}
+	}
+}
+
+// A question that cites a scenario and states claims per option must have
+// an answer key that sim/rules agrees with for that scenario.
+func TestAnswerKeysAgreeWithRules(t *testing.T) {
+	c, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cited := 0
+	for _, q := range bank(t).Questions {
+		if q.Scenario == "" {
+			continue
+		}
+		s, ok := c.Get(q.Scenario)
+		if !ok {
+			t.Errorf("%s cites scenario %q, which does not exist", q.ID, q.Scenario)
+			continue
+		}
+		cited++
+		rev := s.Revision()
+		truth := s.TruthAt(rev)
+		correct := map[int]bool{}
+		for _, i := range q.Correct() {
+			correct[i] = true
+		}
+		for i, o := range q.Options {
+			if o.Claim == nil {
+				continue
+			}
+			holds, what := claimHolds(*o.Claim, s, rev, truth)
+			if holds != correct[i] {
+				t.Errorf("%s option %s claims %s; the key says %v but sim/rules says %v for scenario %s",
+					q.ID, Letter(i), what, correct[i], holds, s.ID)
+			}
+		}
+	}
+	if cited == 0 {
+		t.Fatal("no question cites a scenario, so no answer key is checked against the rules")
+	}
+}
+
+func claimHolds(c Claim, s *scenarios.Scenario, rev rules.Revision, truth scenarios.Truth) (bool, string) {
+	switch {
+	case c.Action != "":
+		return s.Score(rev, c.Action).Grade.Correct(), "action " + string(c.Action)
+	case c.Category != "":
+		return truth.Expected.ErrorCategory == c.Category, "category " + string(c.Category)
+	case c.Layer != "":
+		return truth.Expected.Layer == c.Layer, "layer " + string(c.Layer)
+	case c.IsRetryable != nil:
+		got := truth.Expected.Layer == rules.LayerExecution && truth.Expected.ErrorCategory.Retryable()
+		return got == *c.IsRetryable, "isRetryable"
+	}
+	return false, "nothing"
+}
+
+func TestQuestionLoaderReportsPositions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := func(id, answer, expl string) string {
+		return "- id: " + id + "\n  topic: layers\n  difficulty: 2\n  stem: What comes back?\n  options:\n" +
+			"    - text: one\n      explanation: " + expl + "\n" +
+			"    - text: two\n      explanation: because\n" +
+			"    - text: three\n      explanation: because\n" +
+			"    - text: four\n      explanation: because\n" +
+			"  answer: " + answer + "\n  rule: \"§1\"\n"
+	}
+	write("a.yaml", q("dup", "A", "fine")+q("dup", "B", "fine"))
+	write("b.yaml", q("no-expl", "A", "\"\""))
+	write("c.yaml", q("out-of-range", "E", "fine"))
+	write("d.yaml", "- id: broken\n  topic: [layers\n")
+	problems, _, err := ValidateQuestionsDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := ""
+	for _, p := range problems {
+		joined += p.String() + "\n"
+	}
+	for _, want := range []string{
+		filepath.Join(dir, "a.yaml") + ":16:7: duplicate question id \"dup\"",
+		filepath.Join(dir, "b.yaml") + ":6:",
+		filepath.Join(dir, "c.yaml") + ":14:11: answer \"E\" is out of range",
+		filepath.Join(dir, "d.yaml") + ":2:",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("missing %q in:\n%s", want, joined)
+		}
+	}
+}
+
+func TestIsCorrectSingleAndMulti(t *testing.T) {
+	single := &Question{Answer: "C", Options: make([]Option, 4)}
+	if !single.IsCorrect([]int{2}) || single.IsCorrect([]int{1}) || single.IsCorrect([]int{2, 3}) {
+		t.Fatal("single-answer scoring is wrong")
+	}
+	multi := &Question{Multi: true, Answers: []string{"A", "D"}, Options: make([]Option, 4)}
+	if !multi.IsCorrect([]int{3, 0}) || multi.IsCorrect([]int{0}) || multi.IsCorrect([]int{0, 1, 3}) {
+		t.Fatal("multi-select scoring is wrong: all correct options and nothing else")
+	}
+}
