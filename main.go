@@ -234,7 +234,7 @@ type showResult struct {
 
 func (a *app) showCmd() *cobra.Command {
 	var styleFlag, specFlag string
-	var asJSON bool
+	var asJSON, session bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "Make a scenario's call and print the exact request and response",
@@ -257,6 +257,19 @@ func (a *app) showCmd() *cobra.Command {
 				if rev, err = rules.ParseRevision(specFlag); err != nil {
 					return usageError{err}
 				}
+			}
+			if session {
+				msgs, err := s.Conversation(context.Background(), style, rev)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(a.stdout, map[string]any{"id": s.ID, "spec": rev, "style": style, "transcript": msgs})
+				}
+				for _, m := range msgs {
+					fmt.Fprintf(a.stdout, "%s  %s\n", m.Dir, m.Bytes)
+				}
+				return nil
 			}
 			ex, err := s.Exchange(context.Background(), style, rev)
 			if err != nil {
@@ -281,6 +294,7 @@ func (a *app) showCmd() *cobra.Command {
 	cmd.Flags().StringVar(&styleFlag, "style", "good", "response style: good, bad (the scenario's main bad style) or a style name")
 	cmd.Flags().StringVar(&specFlag, "spec", "", "spec revision: 2025-06-18, 2025-11-25 or 2026-07-28 (default: the scenario's)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&session, "session", false, "print the whole conversation (handshake, tools/list, the call) as it crossed a real stdio transport")
 	return cmd
 }
 

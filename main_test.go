@@ -354,3 +354,29 @@ func TestReportFormats(t *testing.T) {
 		t.Fatalf("--format pdf: exit %d", code)
 	}
 }
+
+func TestShowSessionPrintsTheWholeConversation(t *testing.T) {
+	code, out, errOut, _ := cli(t, false, "scenarios", "show", "timeout-second-try", "--session", "--spec", "2025-06-18", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Transcript []struct{ Dir, Method, Raw string }
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	var methods []string
+	for _, m := range got.Transcript {
+		if m.Method != "" {
+			methods = append(methods, m.Method)
+		}
+	}
+	want := "initialize notifications/initialized tools/list tools/call"
+	if strings.Join(methods, " ") != want {
+		t.Fatalf("conversation methods %v, want %s", methods, want)
+	}
+	if !strings.Contains(got.Transcript[0].Raw, `"protocolVersion":"2025-06-18"`) {
+		t.Fatalf("handshake not pinned to 2025-06-18: %s", got.Transcript[0].Raw)
+	}
+}

@@ -180,6 +180,22 @@ func (s *Scenario) Open(ctx context.Context, style mockserver.Style, rev rules.R
 	return wire.Open(ctx, s.Server(style, rev), rev)
 }
 
+// Conversation makes the scenario's call on a fresh session over the real
+// stdio transport and returns the whole conversation: the handshake
+// (initialize, or server/discover under 2026-07-28), tools/list and the
+// call, byte for byte as they crossed the pipes.
+func (s *Scenario) Conversation(ctx context.Context, style mockserver.Style, rev rules.Revision) ([]wire.Message, error) {
+	sess, err := wire.OpenStdio(ctx, s.Server(style, rev), rev)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", s.ID, err)
+	}
+	defer sess.Close()
+	if _, err := sess.Call(ctx, s.Call); err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", s.ID, err)
+	}
+	return sess.Transcript(), nil
+}
+
 // Exchange makes the scenario's call once, on a fresh session.
 func (s *Scenario) Exchange(ctx context.Context, style mockserver.Style, rev rules.Revision) (wire.Exchange, error) {
 	sess, err := s.Open(ctx, style, rev)
