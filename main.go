@@ -119,7 +119,11 @@ func (a *app) catalog() (*scenarios.Catalog, error) {
 	}
 	var le *scenarios.LoadError
 	if errors.As(err, &le) {
-		return nil, fmt.Errorf("the scenario content has problems, so nothing was loaded:\n%v\nFix these lines (or drop --content) and try again", err)
+		return nil, usagef("the scenario content has problems, so nothing was loaded:\n%v\nFix these lines (or drop --content) and try again", err)
+	}
+	if a.content != "" {
+		// The built-in catalogue always loads; a failure here is --content's.
+		return nil, usagef("--content %s: %v", a.content, err)
 	}
 	return nil, err
 }
@@ -138,14 +142,23 @@ func (a *app) lab(id string) error {
 			return unknownScenario(c, id)
 		}
 	}
+	opts := ui.Options{Catalog: c, ScenarioID: id}
 	store, err := quiz.Open(a.stateDir)
-	if err != nil {
-		return fmt.Errorf("%w\nUse --state-dir to keep progress somewhere writable", err)
+	switch {
+	case err != nil:
+		// The lab still works; only saving does not.
+		opts.Progress = ui.NewMemoryProgress()
+		opts.Notice = fmt.Sprintf("⚠ Progress will not be saved this session: %v. Use --state-dir to pick a writable place.", err)
+	default:
+		opts.Progress = store
+		if store.Notice != "" {
+			opts.Notice = "⚠ " + store.Notice
+		}
 	}
-	if store.Notice != "" {
-		fmt.Fprintln(a.stderr, "errorlab:", store.Notice)
+	if opts.Notice != "" {
+		fmt.Fprintln(a.stderr, "errorlab:", opts.Notice)
 	}
-	return a.runTUI(ui.Options{Catalog: c, ScenarioID: id, Progress: store})
+	return a.runTUI(opts)
 }
 
 func unknownScenario(c *scenarios.Catalog, id string) error {
@@ -244,6 +257,9 @@ func (a *app) showCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if strings.TrimSpace(args[0]) == "" {
+				return usagef("give a scenario id (see `errorlab scenarios list`)")
+			}
 			s, found := c.Get(args[0])
 			if !found {
 				return unknownScenario(c, args[0])
@@ -305,7 +321,7 @@ func pickStyle(s *scenarios.Scenario, flag string) (mockserver.Style, error) {
 		offered[i] = string(st)
 	}
 	switch flag {
-	case "", "good":
+	case "good":
 		return mockserver.StyleGood, nil
 	case "bad":
 		if b := s.BadStyle(); b != "" {
@@ -380,8 +396,11 @@ func (a *app) agentCmd() *cobra.Command {
 			"The scenario id four-failures runs the lessons' four failures of one afternoon in a row.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if id == "" {
+			if strings.TrimSpace(id) == "" {
 				return usagef("--scenario is required (see `errorlab scenarios list`, or use %s)", scenarios.Afternoon.ID)
+			}
+			if coordinator && id == scenarios.Afternoon.ID {
+				return usagef("%s is a series of four scenarios; --coordinator plays one scenario as a subagent job (try staff-record-denied)", id)
 			}
 			c, err := a.catalog()
 			if err != nil {
@@ -568,14 +587,7 @@ func (a *app) reportCmd() *cobra.Command {
 			if format != "md" && format != "json" {
 				return usagef("unknown --format %q: use md or json", format)
 			}
-			store, err := quiz.Open(a.stateDir)
-			if err != nil {
-				return err
-			}
-			if store.Notice != "" {
-				fmt.Fprintln(a.stderr, "errorlab:", store.Notice)
-			}
-			prog, err := store.Load()
+			prog, err := quiz.ReadProgress(a.stateDir)
 			if err != nil {
 				return err
 			}

@@ -380,3 +380,67 @@ func TestShowSessionPrintsTheWholeConversation(t *testing.T) {
 		t.Fatalf("handshake not pinned to 2025-06-18: %s", got.Transcript[0].Raw)
 	}
 }
+
+func TestContentErrorsExitTwo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "afile")
+	_ = os.WriteFile(file, nil, 0o644)
+	for _, dir := range []string{t.TempDir(), "/nonexistent/errorlab", file} {
+		code, _, errOut, _ := cli(t, false, "--content", dir, "scenarios", "list")
+		if code != 2 || !strings.Contains(errOut, "errorlab:") {
+			t.Errorf("--content %s: exit %d, %s", dir, code, errOut)
+		}
+	}
+}
+
+func TestUnwritableStateStillOpensTheLab(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "file")
+	_ = os.WriteFile(f, nil, 0o644)
+	var out, errOut bytes.Buffer
+	var started *ui.Options
+	a := &app{stdout: &out, stderr: &errOut, isTerminal: func() bool { return true },
+		runTUI: func(o ui.Options) error { started = &o; return nil }}
+	code := a.run([]string{"--state-dir", filepath.Join(f, "sub")})
+	if code != 0 || started == nil || started.Progress == nil {
+		t.Fatalf("exit %d; the lab did not open without a writable state dir: %s", code, errOut.String())
+	}
+	if !strings.Contains(started.Notice, "will not be saved") {
+		t.Fatalf("the learner is not told progress is not saved: %q", started.Notice)
+	}
+}
+
+func TestCorruptProgressNoticeReachesTheLab(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "progress.json"), []byte("garbage{{{"), 0o644)
+	var out, errOut bytes.Buffer
+	var started *ui.Options
+	a := &app{stdout: &out, stderr: &errOut, isTerminal: func() bool { return true },
+		runTUI: func(o ui.Options) error { started = &o; return nil }}
+	if code := a.run([]string{"--state-dir", dir}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if started == nil || !strings.Contains(started.Notice, ".corrupt-") {
+		t.Fatalf("notice for the TUI: %+v", started)
+	}
+}
+
+func TestReportChangesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	var out, errOut bytes.Buffer
+	a := &app{stdout: &out, stderr: &errOut, isTerminal: func() bool { return false }, runTUI: func(ui.Options) error { return nil }}
+	if code := a.run([]string{"--state-dir", dir, "report"}); code != 0 {
+		t.Fatalf("report on a missing state dir: exit %d %s", code, errOut.String())
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatal("report created the state directory")
+	}
+	_ = os.MkdirAll(dir, 0o755)
+	_ = os.WriteFile(filepath.Join(dir, "progress.json"), []byte("{bad"), 0o644)
+	out.Reset()
+	errOut.Reset()
+	if code := a.run([]string{"--state-dir", dir, "report"}); code != 1 || !strings.Contains(errOut.String(), "cannot be read") {
+		t.Fatalf("report on a corrupt file: exit %d %s", code, errOut.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "progress.json")); string(b) != "{bad" {
+		t.Fatal("report moved or changed the corrupt file")
+	}
+}

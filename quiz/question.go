@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/errorlab/errorlab/assets"
+	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/rules"
 )
 
@@ -227,9 +228,15 @@ func LoadBank(fsys fs.FS, label string) (*Bank, error) {
 	where := map[string]string{}
 	for _, name := range files {
 		file := path.Join(label, name)
-		data, err := fs.ReadFile(fsys, name)
+		data, err := scenarios.ReadContentFile(fsys, name)
 		if err != nil {
 			problems = append(problems, QuestionProblem{File: file, Msg: err.Error()})
+			continue
+		}
+		if cps := scenarios.CheckYAMLText(data); len(cps) > 0 {
+			for _, cp := range cps {
+				problems = append(problems, QuestionProblem{File: file, Line: cp.Line, Column: cp.Column, Msg: cp.Msg})
+			}
 			continue
 		}
 		var qs []*Question
@@ -237,9 +244,9 @@ func LoadBank(fsys fs.FS, label string) (*Bank, error) {
 			var ye yaml.Error
 			if errors.As(err, &ye) && ye.GetToken() != nil {
 				pos := ye.GetToken().Position
-				problems = append(problems, QuestionProblem{File: file, Line: pos.Line, Column: pos.Column, Msg: firstLineOf(ye.GetMessage())})
+				problems = append(problems, QuestionProblem{File: file, Line: pos.Line, Column: pos.Column, Msg: scenarios.YAMLMessage(err)})
 			} else {
-				problems = append(problems, QuestionProblem{File: file, Msg: err.Error()})
+				problems = append(problems, QuestionProblem{File: file, Msg: scenarios.YAMLMessage(err)})
 			}
 			continue
 		}
@@ -263,14 +270,6 @@ func LoadBank(fsys fs.FS, label string) (*Bank, error) {
 		return nil, &BankError{problems}
 	}
 	return b, nil
-}
-
-func firstLineOf(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.Index(s, "\n"); i > 0 {
-		return s[:i]
-	}
-	return s
 }
 
 func locateQ(data []byte, p string) (int, int) {

@@ -100,12 +100,7 @@ func Open(dir string) (*Store, error) {
 		_, err := s.readLocked()
 		var ce *corruptError
 		if errors.As(err, &ce) {
-			aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().UTC().Format("20060102T150405Z"))
-			if rerr := os.Rename(s.path, aside); rerr != nil {
-				return fmt.Errorf("progress file %s is unreadable (%v) and could not be moved aside: %w", s.path, ce.err, rerr)
-			}
-			s.Notice = fmt.Sprintf("Your progress file could not be read (%v). It was kept as %s and a fresh one started.", ce.err, aside)
-			return nil
+			return s.keepAside(ce)
 		}
 		return err
 	})
@@ -116,6 +111,19 @@ func Open(dir string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// keepAside moves an unreadable progress file out of the way (never
+// overwriting it) and records a notice saying where it went.
+func (s *Store) keepAside(ce *corruptError) error {
+	aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().UTC().Format("20060102T150405.000Z"))
+	if rerr := os.Rename(s.path, aside); rerr != nil {
+		return fmt.Errorf("progress file %s is unreadable (%v) and could not be moved aside: %w", s.path, ce.err, rerr)
+	}
+	s.mu.Lock()
+	s.Notice = fmt.Sprintf("Your progress file could not be read (%v). It was kept as %s and a fresh one started.", ce.err, aside)
+	s.mu.Unlock()
+	return nil
 }
 
 // Path is the progress file's location.
@@ -151,6 +159,22 @@ func (s *Store) readLocked() (*Progress, error) {
 	return p, nil
 }
 
+// ReadProgress reads the progress file in dir ("" = DefaultDir) without
+// creating, locking or moving anything: for exports. A missing file is an
+// empty Progress; an unreadable one is an error that says where it is.
+func ReadProgress(dir string) (*Progress, error) {
+	if dir == "" {
+		dir = DefaultDir()
+	}
+	s := &Store{path: filepath.Join(dir, FileName)}
+	p, err := s.readLocked()
+	var ce *corruptError
+	if errors.As(err, &ce) {
+		return nil, fmt.Errorf("progress file %s cannot be read (%v); open the lab once to keep it aside and start fresh", s.path, ce.err)
+	}
+	return p, err
+}
+
 // Load returns a snapshot of the progress.
 func (s *Store) Load() (*Progress, error) {
 	var p *Progress
@@ -176,6 +200,14 @@ func (s *Store) remember(p *Progress) {
 func (s *Store) Update(fn func(*Progress) error) error {
 	return s.withLock(func() error {
 		p, err := s.readLocked()
+		var ce *corruptError
+		if errors.As(err, &ce) {
+			// Spoiled while errorlab was running: keep it aside, as Open does.
+			if err := s.keepAside(ce); err != nil {
+				return err
+			}
+			p, err = newProgress(), nil
+		}
 		if err != nil {
 			return err
 		}

@@ -215,3 +215,24 @@ func TestUnwritableDirectorySaysWhatToDo(t *testing.T) {
 		t.Fatalf("want an error naming the progress directory, got %v", err)
 	}
 }
+
+func TestCorruptionWhileRunningIsKeptAsideOnTheNextSave(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Open(dir)
+	_ = s.MarkSolved("a")
+	_ = os.WriteFile(filepath.Join(dir, FileName), []byte("{torn"), 0o644)
+	if err := s.MarkSolved("b"); err != nil {
+		t.Fatalf("a save after outside corruption failed: %v", err)
+	}
+	if !strings.Contains(s.Notice, ".corrupt-") {
+		t.Fatalf("no notice: %q", s.Notice)
+	}
+	aside, _ := filepath.Glob(filepath.Join(dir, FileName+".corrupt-*"))
+	if len(aside) != 1 {
+		t.Fatalf("kept aside: %v", aside)
+	}
+	p, _ := s.Load()
+	if !p.Scenarios["b"].Solved {
+		t.Fatal("the answer given after the corruption was lost")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -162,6 +163,7 @@ func Load(dir string) (*Catalog, error) {
 			merged.add(s)
 		}
 	}
+	merged.sortByTopic()
 	return merged, nil
 }
 
@@ -177,7 +179,7 @@ func (c *Catalog) add(s *Scenario) {
 func LoadFS(fsys fs.FS, label string) (*Catalog, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", label, err)
+		return nil, fmt.Errorf("cannot read the directory %s: %w", label, friendlyFSError(err))
 	}
 	var files []string
 	for _, e := range entries {
@@ -194,10 +196,16 @@ func LoadFS(fsys fs.FS, label string) (*Catalog, error) {
 	var problems []Problem
 	firstFile := map[string]string{}
 	for _, name := range files {
-		data, err := fs.ReadFile(fsys, name)
 		file := path.Join(label, name)
+		data, err := ReadContentFile(fsys, name)
 		if err != nil {
 			problems = append(problems, Problem{File: file, Msg: err.Error()})
+			continue
+		}
+		if cps := CheckYAMLText(data); len(cps) > 0 {
+			for _, cp := range cps {
+				problems = append(problems, Problem{File: file, Line: cp.Line, Column: cp.Column, Msg: cp.Msg})
+			}
 			continue
 		}
 		s, ps := parseScenario(file, data)
@@ -216,6 +224,13 @@ func LoadFS(fsys fs.FS, label string) (*Catalog, error) {
 	if len(problems) > 0 {
 		return nil, &LoadError{problems}
 	}
+	c.sortByTopic()
+	return c, nil
+}
+
+// sortByTopic orders scenarios by topic (Topics order), keeping file order
+// within a topic.
+func (c *Catalog) sortByTopic() {
 	order := map[string]int{}
 	for i, t := range Topics {
 		order[t.ID] = i
@@ -223,7 +238,6 @@ func LoadFS(fsys fs.FS, label string) (*Catalog, error) {
 	sort.SliceStable(c.Scenarios, func(i, j int) bool {
 		return order[c.Scenarios[i].Topic] < order[c.Scenarios[j].Topic]
 	})
-	return c, nil
 }
 
 // ValidateDir checks every scenario file in dir on its own (no overlay)
@@ -262,17 +276,9 @@ func yamlProblem(file string, err error) Problem {
 	var ye yaml.Error
 	if errors.As(err, &ye) && ye.GetToken() != nil {
 		pos := ye.GetToken().Position
-		return Problem{File: file, Line: pos.Line, Column: pos.Column, Msg: cleanYAMLMsg(ye.GetMessage())}
+		return Problem{File: file, Line: pos.Line, Column: pos.Column, Msg: YAMLMessage(err)}
 	}
-	return Problem{File: file, Msg: err.Error()}
-}
-
-func cleanYAMLMsg(m string) string {
-	m = strings.TrimSpace(m)
-	if i := strings.Index(m, "\n"); i > 0 {
-		m = m[:i]
-	}
-	return m
+	return Problem{File: file, Msg: YAMLMessage(err)}
 }
 
 // at locates a YAML path in the file for a problem; an unknown path falls
@@ -311,8 +317,34 @@ func position(n ast.Node) (int, int) {
 	return tk.Position.Line, tk.Position.Column
 }
 
+var sectionPattern = regexp.MustCompile(`^§[1-9]( §[1-9])*$`)
+
+// sentences counts the sentences of a paragraph: runs ending in . ? or !
+// followed by a space or the end.
+func sentences(text string) int {
+	text = strings.Join(strings.Fields(text), " ")
+	if text == "" {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if (c == '.' || c == '?' || c == '!') && (i+1 == len(text) || text[i+1] == ' ') {
+			before := strings.ToLower(text[max(0, i-3) : i+1])
+			if strings.HasSuffix(before, "e.g.") || strings.HasSuffix(before, "i.e.") || strings.HasSuffix(before, "vs.") {
+				continue
+			}
+			n++
+		}
+	}
+	if !strings.ContainsAny(text[len(text)-1:], ".?!") {
+		n++
+	}
+	return n
+}
+
 var idPattern = func(id string) bool {
-	if id == "" {
+	if id == "" || id[0] < 'a' || id[0] > 'z' {
 		return false
 	}
 	for _, r := range id {
@@ -331,7 +363,7 @@ func validate(file string, data []byte, s *Scenario) []Problem {
 	bad := func(p, msg string, a ...any) { ps = append(ps, at(file, data, p, fmt.Sprintf(msg, a...))) }
 
 	if !idPattern(s.ID) {
-		bad("$.id", "id %q must be lower-case letters, digits and dashes, e.g. refund-window", s.ID)
+		bad("$.id", "id %q must start with a letter and hold only lower-case letters, digits and dashes, e.g. refund-window", s.ID)
 	}
 	if strings.TrimSpace(s.Title) == "" {
 		bad("$.title", "title is missing")
@@ -343,12 +375,13 @@ func validate(file string, data []byte, s *Scenario) []Problem {
 		}
 		bad("$.topic", "unknown topic %q: use one of %s", s.Topic, strings.Join(names, ", "))
 	}
-	if !strings.HasPrefix(s.Section, "§") {
-		bad("$.section", "section %q must name a LESSON-RULES section, e.g. \"§2\"", s.Section)
+	if !sectionPattern.MatchString(s.Section) {
+		bad("$.section", "section %q must name LESSON-RULES sections §1 to §9, e.g. \"§2\" or \"§3 §6\"", s.Section)
 	}
-	if n := strings.Count(strings.TrimSpace(s.Situation), ". ") + 1; strings.TrimSpace(s.Situation) == "" || n > 5 {
+	if n := sentences(s.Situation); n < 2 || n > 4 {
 		bad("$.situation", "situation must be two or three sentences about the customer (found %d)", n)
 	}
+	s.Call.Raw = strings.TrimSpace(s.Call.Raw)
 	switch {
 	case s.Call.Raw == "" && s.Call.Tool == "":
 		bad("$.call", "call needs a tool (with arguments) or raw request bytes")

@@ -1,7 +1,9 @@
 // Package ui is errorlab's terminal interface (Bubble Tea): a home menu,
 // the lab list, the scenario screen where a learner triggers a failure on
 // the embedded mock MCP server, reads the exact JSON-RPC envelopes and
-// picks a recovery action, and a Reference of the lesson rules.
+// picks a recovery action, the agents screen where a naive and an
+// informed simulated agent play the same failure side by side, and a
+// Reference of the lesson rules.
 //
 // The root model (App) owns the screen stack, the header, the status line
 // and the help bar; every screen gets the same *Common (renderer, styles,
@@ -45,6 +47,9 @@ type Options struct {
 	// honours NO_COLOR and the terminal's colour profile. A server (wish)
 	// passes one renderer per session.
 	Renderer *lipgloss.Renderer
+	// Notice, when set, is shown in the status line of the first screen:
+	// a progress file kept aside, progress that cannot be saved.
+	Notice string
 }
 
 // Progress remembers which scenarios the learner has answered correctly.
@@ -113,6 +118,9 @@ func New(opts Options) tea.Model {
 		Clipboard: opts.Clipboard,
 	}
 	c.refreshSolved()
+	if opts.Notice != "" {
+		c.SetStatus(StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
+	}
 	h := help.New()
 	h.Styles = c.Styles.Help
 	a := &App{c: c, help: h}
@@ -176,6 +184,17 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			break
 		}
 		cmd = a.push(newScenarioScreen(a.c, sc))
+	case openAgentPickerMsg:
+		cmd = a.push(newAgentPicker(a.c))
+	case openAgentsMsg:
+		cmd = a.push(newAgentsScreen(a.c, msg.ID, msg.FromScenario))
+	case openExerciseMsg:
+		sc, ok := a.c.Catalog.Get(msg.ID)
+		if !ok {
+			a.c.SetStatus(StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
+			break
+		}
+		cmd = a.push(newPropagationScreen(a.c, sc))
 	case replaceScenarioMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {

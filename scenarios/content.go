@@ -1,0 +1,158 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"reflect"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/token"
+)
+
+// MaxContentFileBytes caps one scenario or question file. Content files
+// are a few kilobytes; anything near this is a mistake or an attack.
+const MaxContentFileBytes = 1 << 20
+
+// ReadContentFile reads one content file from fsys safely: regular files
+// only (no FIFO, device or link to one), at most MaxContentFileBytes.
+func ReadContentFile(fsys fs.FS, name string) ([]byte, error) {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, friendlyFSError(err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s); content must be plain *.yaml files", info.Mode().Type())
+	}
+	if info.Size() > MaxContentFileBytes {
+		return nil, fmt.Errorf("file is %d bytes; content files are limited to %d", info.Size(), MaxContentFileBytes)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, friendlyFSError(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxContentFileBytes+1))
+	if err != nil {
+		return nil, friendlyFSError(err)
+	}
+	if len(data) > MaxContentFileBytes {
+		return nil, fmt.Errorf("file grew past %d bytes while reading", MaxContentFileBytes)
+	}
+	return data, nil
+}
+
+func friendlyFSError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("cannot %s: %v", pe.Op, pe.Err)
+	}
+	return err
+}
+
+// ContentProblem is a problem found by CheckYAMLText, at a position.
+type ContentProblem struct {
+	Line, Column int
+	Msg          string
+}
+
+// CheckYAMLText rejects what content files must never hold, before any
+// decoding: invalid UTF-8, control characters (they would drive the
+// learner's terminal: clear it, retitle it, set the clipboard), and YAML
+// anchors, aliases and merge keys (a few hundred bytes of nested aliases
+// expand to gigabytes).
+func CheckYAMLText(data []byte) []ContentProblem {
+	var out []ContentProblem
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = append(out, ContentProblem{line, col, fmt.Sprintf("invalid UTF-8 byte 0x%02x", data[i])})
+		case r == '\n':
+			line, col = line+1, 0
+		case r != '\t' && r != '\r' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029'):
+			out = append(out, ContentProblem{line, col, fmt.Sprintf("control character U+%04X: content text may not contain terminal control codes", r)})
+		}
+		if len(out) >= 5 {
+			return out
+		}
+		i += size
+		col++
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, tk := range lexer.Tokenize(string(data)) {
+		switch tk.Type {
+		case token.AnchorType, token.AliasType, token.MergeKeyType:
+			pos := tk.Position
+			out = append(out, ContentProblem{pos.Line, pos.Column, "YAML anchors, aliases and merge keys are not allowed in content files: write each value out"})
+			return out
+		}
+	}
+	return out
+}
+
+// YAMLMessage turns a decoder message into one a content author can act
+// on, without Go type names.
+func YAMLMessage(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		field := "this value"
+		if te.StructFieldName != nil {
+			name := *te.StructFieldName
+			if i := strings.LastIndex(name, "."); i >= 0 {
+				name = name[i+1:]
+			}
+			field = lowerFirst(name)
+		}
+		return fmt.Sprintf("%s has the wrong type: expected %s, found %s", field, kindName(te.DstType), kindName(te.SrcType))
+	}
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		m := strings.TrimSpace(ye.GetMessage())
+		if i := strings.Index(m, "\n"); i > 0 {
+			m = m[:i]
+		}
+		return m
+	}
+	return err.Error()
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func kindName(t reflect.Type) string {
+	if t == nil {
+		return "nothing"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "text"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "a mapping (key: value lines)"
+	case reflect.Pointer:
+		return kindName(t.Elem())
+	case reflect.Interface:
+		return "a value"
+	}
+	return t.Kind().String()
+}
