@@ -382,6 +382,9 @@ func validate(file string, data []byte, s *Scenario) []Problem {
 		bad("$.situation", "situation must be two or three sentences about the customer (found %d)", n)
 	}
 	s.Call.Raw = strings.TrimSpace(s.Call.Raw)
+	if strings.ContainsAny(s.Call.Raw, "\r\n") {
+		bad("$.call.raw", "raw request bytes must be one line: on stdio a newline ends a JSON-RPC message")
+	}
 	switch {
 	case s.Call.Raw == "" && s.Call.Tool == "":
 		bad("$.call", "call needs a tool (with arguments) or raw request bytes")
@@ -410,6 +413,9 @@ func validate(file string, data []byte, s *Scenario) []Problem {
 			bad(fmt.Sprintf("$.styles[%d]", i), "style %s is listed twice", st)
 		}
 		seen[st] = true
+	}
+	if s.OpenStyle != "" && !s.HasStyle(s.OpenStyle) {
+		bad("$.openStyle", "openStyle %s is not one of the scenario's styles", s.OpenStyle)
 	}
 	checkExpected(bad, "$.expected", s.Expected)
 	checkActions(bad, "$", s.BestAction, s.AcceptableActions)

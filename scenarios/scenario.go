@@ -78,6 +78,10 @@ type Scenario struct {
 	// Styles the learner can choose; the first is "good", the second is the
 	// scenario's main bad style.
 	Styles []mockserver.Style `yaml:"styles"`
+	// OpenStyle, when set, is the style the lab shows first: for scenarios
+	// whose point is an anti-pattern ("ERROR: Permission denied" sent as a
+	// success). Default good.
+	OpenStyle mockserver.Style `yaml:"openStyle,omitempty"`
 	// Spec is the revision the scenario opens with (default 2025-11-25).
 	Spec rules.Revision `yaml:"spec,omitempty"`
 	// InSubagent marks a call made by a subagent for a coordinator (§5).
@@ -156,6 +160,14 @@ func (s *Scenario) BadStyle() mockserver.Style {
 		}
 	}
 	return ""
+}
+
+// FirstStyle is the style the lab opens with.
+func (s *Scenario) FirstStyle() mockserver.Style {
+	if s.OpenStyle != "" {
+		return s.OpenStyle
+	}
+	return mockserver.StyleGood
 }
 
 // HasStyle reports whether the scenario offers a style.

@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/errorlab/errorlab/sim/mockserver"
@@ -45,14 +46,16 @@ func ParseKind(s string) (Kind, error) {
 	return "", fmt.Errorf("unknown agent %q: use naive or informed", s)
 }
 
-// Clock is virtual time in seconds. Sleep advances it without waiting.
-type Clock struct{ now float64 }
+// Clock is virtual time, kept in tenths of a second so sums print
+// exactly (0.2 + 1 is 1.2, not 1.2000000000000002). Sleep advances it
+// without waiting.
+type Clock struct{ tenths int64 }
 
 // Now is the virtual time in seconds since the run began.
-func (c *Clock) Now() float64 { return c.now }
+func (c *Clock) Now() float64 { return float64(c.tenths) / 10 }
 
-// Sleep advances the clock by d seconds.
-func (c *Clock) Sleep(d float64) { c.now += d }
+// Sleep advances the clock by d seconds, rounded to a tenth.
+func (c *Clock) Sleep(d float64) { c.tenths += int64(math.Round(d * 10)) }
 
 // StepKind is what happened at a step of a run.
 type StepKind string
@@ -200,7 +203,7 @@ func play(ctx context.Context, task Task, kind Kind, start float64) (*Run, error
 		return nil, err
 	}
 	defer sess.Close()
-	r := &runner{ctx: ctx, task: task, sess: sess, clock: Clock{now: start}, run: &Run{Scenario: task.ID, Agent: kind, Style: string(style)}}
+	r := &runner{ctx: ctx, task: task, sess: sess, clock: Clock{tenths: int64(math.Round(start * 10))}, run: &Run{Scenario: task.ID, Agent: kind, Style: string(style)}}
 	switch kind {
 	case Informed:
 		err = r.informed()
@@ -209,7 +212,7 @@ func play(ctx context.Context, task Task, kind Kind, start float64) (*Run, error
 	default:
 		err = fmt.Errorf("unknown agent %q", kind)
 	}
-	r.run.VirtualSeconds = r.clock.Now() - start
+	r.run.VirtualSeconds = math.Round((r.clock.Now()-start)*10) / 10
 	if r.run.Steps == nil {
 		r.run.Steps = []Step{}
 	}
@@ -229,7 +232,7 @@ func PlaySeries(ctx context.Context, id string, tasks []Task, kind Kind) (*Run, 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t.ID, err)
 		}
-		now += part.VirtualSeconds
+		now = math.Round((now+part.VirtualSeconds)*10) / 10
 		series.Parts = append(series.Parts, part)
 		series.Steps = append(series.Steps, part.Steps...)
 		series.Calls += part.Calls

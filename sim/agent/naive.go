@@ -38,7 +38,7 @@ func (r *runner) naive() error {
 				return nil
 			}
 			if retries > 0 {
-				r.finish(msg, Resolved, fmt.Sprintf("Blind resending happened to work here (%d resends) because the failure was transient; with any other category it would have burned every try.", retries))
+				r.finish(msg, Resolved, fmt.Sprintf("Blind resending happened to work here (%s) because the failure was transient; with any other category it would have burned every try.", plural(retries, "resend")))
 				return nil
 			}
 			r.finish(msg, Resolved, "The call succeeded.")
@@ -92,4 +92,11 @@ func firstLine(s string) string {
 		return s[:60] + "…"
 	}
 	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

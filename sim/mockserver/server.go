@@ -88,6 +88,9 @@ func New(opts Options) *Server {
 	}
 	s.mcp = server.NewMCPServer(Name, Version,
 		server.WithToolCapabilities(false),
+		// Outermost: mcp-go's own recovery, which turns a panic into a
+		// -32603 carrying the panic text. Only the bad styles reach it.
+		server.WithRecovery(),
 		server.WithToolHandlerMiddleware(s.recoverPanics),
 	)
 	for _, t := range tools {
@@ -269,11 +272,17 @@ func (s *Server) rateLimited(ctx context.Context, tool string, f Fault, attempt 
 
 // recoverPanics turns a panicking tool handler into a sanitized internal
 // error result with a correlationId (LESSON-RULES §6, §9). The panic value
-// and stack go to the log, never to the result.
+// and stack go to the log, never to the result. In a bad style the panic
+// is passed on to mcp-go's WithRecovery, which answers -32603 with the
+// panic's text: the wrong layer and a leak, as an unguarded server would.
 func (s *Server) recoverPanics(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
+				if s.opts.Style != StyleGood {
+					s.log.Printf("%s: panic left to mcp-go's recovery (%s style): %v", req.Params.Name, s.opts.Style, r)
+					panic(r)
+				}
 				corr := correlationID(req.Params.Name+"/panic", s.Attempts(req.Params.Name))
 				s.log.Printf("%s %s: recovered panic: %v", req.Params.Name, corr, r)
 				result, err = internalFault(req.Params.Name, corr).render(StyleGood)

@@ -130,7 +130,7 @@ func hostErrorText(e *rules.ProtocolError) string {
 func messagesView(ex Exchange) (Pane, Pane) {
 	req := Pane{Title: "tool_use (model → host)", JSON: true}
 	if ex.Call.Raw != "" {
-		req.Body = "No tool_use block: these request bytes were written by hand to show\na broken client. No model asked for them."
+		req.Body = "These request bytes came from a broken client, not from a tool_use block: whatever the model asked for, this is what went out on the wire, so no tool_use matches it."
 		req.JSON = false
 	} else {
 		args := ex.Call.Arguments
@@ -151,7 +151,7 @@ func messagesView(ex Exchange) (Pane, Pane) {
 		resp = Pane{Title: "tool_result (host → model)", Body: "The response is not JSON-RPC; a host has nothing to convert."}
 	}
 	if hostWritten {
-		resp.Title = "tool_result written by the host (no tool ran)"
+		resp.Title = "tool_result written by the host, not the tool"
 	}
 	return req, resp
 }
@@ -159,7 +159,7 @@ func messagesView(ex Exchange) (Pane, Pane) {
 func modelView(ex Exchange) (Pane, Pane) {
 	req := Pane{Title: "The model asked for"}
 	if ex.Call.Raw != "" {
-		req.Body = "Nothing: no model wrote these bytes. A broken client sent them."
+		req.Body = "What the model asked for never reached the server intact: a broken client sent the bytes shown in the MCP view instead."
 	} else {
 		args, _ := json.Marshal(ex.Call.Arguments)
 		if ex.Call.Arguments == nil {
@@ -173,10 +173,12 @@ func modelView(ex Exchange) (Pane, Pane) {
 	case err != nil:
 		resp.Body = "Nothing readable came back."
 	case env.Error != nil:
-		resp.Body = "No tool result: the call failed at the protocol layer, before any\n" +
-			"tool ran. Whatever the model reads here is written by the host, not\n" +
-			"the tool. A typical host says only:\n\n    " + hostErrorText(env.Error) + "\n\n" +
-			"There is no errorCategory, no isRetryable and no description to act on."
+		how := "the request was rejected at the protocol layer, before any tool ran."
+		if env.Error.Code == -32603 {
+			how = "the server answered with a JSON-RPC error instead of a result. The tool's handler may well have run and failed; its failure came back on the protocol layer."
+		}
+		resp.Body = "No tool result: " + how + " Whatever the model reads here is written by the host, not the tool. A typical host says only:\n\n    " +
+			hostErrorText(env.Error) + "\n\nThere is no errorCategory, no isRetryable and no description to act on."
 	default:
 		var b strings.Builder
 		if env.Result.IsError {
@@ -186,8 +188,7 @@ func modelView(ex Exchange) (Pane, Pane) {
 		}
 		texts := env.Result.Texts()
 		if len(texts) == 0 {
-			b.WriteString("(nothing: the result has no text block. structuredContent\n" +
-				"does not reach a model whose host passes on only content.)")
+			b.WriteString("(nothing: the result has no text block. structuredContent does not reach a model whose host passes on only content.)")
 		}
 		for i, t := range texts {
 			if i > 0 {

@@ -159,6 +159,9 @@ func (s *Session) Call(ctx context.Context, call Call) (Exchange, error) {
 		// One JSON-RPC message is one line on stdio: surrounding whitespace
 		// (a YAML block scalar's newline) is not part of it.
 		raw := bytes.TrimSpace([]byte(call.Raw))
+		if bytes.ContainsAny(raw, "\r\n") {
+			return ex, errors.New("hand-written request bytes must be one line: on stdio a newline ends a JSON-RPC message")
+		}
 		resp, err := s.raw(ctx, raw)
 		if err != nil {
 			return ex, err

@@ -215,7 +215,7 @@ func TestMessagesView(t *testing.T) {
 	t.Run("hand-written bytes have no tool_use", func(t *testing.T) {
 		ex := call(t, mockserver.Options{}, malformedRaw)
 		req, _ := wire.Render(ex, wire.ViewMessages)
-		if req.JSON || !strings.Contains(req.Body, "No tool_use") {
+		if req.JSON || !strings.Contains(req.Body, "no tool_use matches") {
 			t.Errorf("request pane for hand-written bytes: %+v", req)
 		}
 	})
@@ -282,7 +282,7 @@ func TestModelView(t *testing.T) {
 	})
 	t.Run("hand-written bytes: no model asked", func(t *testing.T) {
 		req, _ := wire.Render(call(t, mockserver.Options{}, malformedRaw), wire.ViewModel)
-		if !strings.Contains(req.Body, "no model") {
+		if !strings.Contains(req.Body, "broken client") {
 			t.Errorf("request pane: %q", req.Body)
 		}
 	})
@@ -430,6 +430,39 @@ func TestRawCallsAreRecordedAsSent(t *testing.T) {
 		if err := sess.Close(); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestRawCallSpreadOverLinesIsTheSameOnBothTransports: a scenario's raw
+// bytes may come from a YAML block scalar holding pretty-printed JSON. On
+// stdio a newline ends a message, so the lab (in process) and `errorlab
+// serve` (stdio) must not disagree about what such bytes get back: the
+// same response, or the same refusal.
+func TestRawCallSpreadOverLinesIsTheSameOnBothTransports(t *testing.T) {
+	ctx := context.Background()
+	raw := wire.Call{Raw: "{\"jsonrpc\":\"2.0\",\"id\":7,\n  \"method\":\"tools/list\"}"}
+	type outcome struct {
+		response []byte
+		err      error
+	}
+	got := map[string]outcome{}
+	for name, open := range map[string]func(context.Context, *mockserver.Server, rules.Revision) (*wire.Session, error){
+		"in process": wire.Open, "stdio": wire.OpenStdio,
+	} {
+		sess, err := open(ctx, mockserver.New(mockserver.Options{}), rules.DefaultRevision)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := sess.Call(ctx, raw)
+		got[name] = outcome{ex.Response, err}
+		_ = sess.Close()
+	}
+	a, b := got["in process"], got["stdio"]
+	if a.err == nil || b.err == nil || !strings.Contains(a.err.Error(), "one line") {
+		t.Errorf("bytes spread over two lines must be refused on both transports (on stdio a newline ends a message): in process %v, stdio %v", a.err, b.err)
+	}
+	if (a.err == nil) != (b.err == nil) || !bytes.Equal(a.response, b.response) {
+		t.Errorf("two-line hand-written bytes:\nin process: %.120s (error %v)\nstdio:      %.120s (error %v)", a.response, a.err, b.response, b.err)
 	}
 }
 
