@@ -276,6 +276,9 @@ var leakPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?m)File "[^"]+", line \d+`),                                                   // Python frame
 	regexp.MustCompile(`\b(SELECT|INSERT INTO|UPDATE|DELETE FROM)\b[^\n]*\b(FROM|VALUES|SET|WHERE)\b`), // SQL in capitals
 	regexp.MustCompile(`(?i)\bselect\s+(\*|[\w.]+(\s*,\s*[\w.]+)+)\s+from\s+\w+`),                      // select * from / select a, b from
+	regexp.MustCompile(`(?i)\bdelete\s+from\s+\w+\s+where\b`),                                          // delete from t where
+	regexp.MustCompile(`(?i)\binsert\s+into\s+\w+\s*\(`),                                               // insert into t (
+	regexp.MustCompile(`(?i)\bupdate\s+\w+\s+set\s+\w+\s*=`),                                           // update t set c =
 	regexp.MustCompile(`(?i)\b(bearer|api[_-]?key|token|secret|password)\b\s*[:=]\s*\S+`),
 	regexp.MustCompile(`(?i)\bauthorization:\s*\S+`),
 	regexp.MustCompile(`\b[\w-]+\.(internal|local|corp|lan)\b`),
