@@ -14,7 +14,9 @@ import (
 )
 
 // labList lists the scenarios grouped by lesson topic (scenarios.Topics
-// order), with a `/` filter and a ✓ on the ones answered correctly.
+// order), with a `/` filter and a ✓ on the ones answered correctly. The
+// agents picker is the same list with the afternoon series first; it
+// marks the scenarios that have a subagent view instead of progress.
 type labList struct {
 	c      *Common
 	keys   ListKeys
@@ -23,6 +25,41 @@ type labList struct {
 	shown  []*scenarios.Scenario // filtered, in topic order
 	cursor int                   // index into shown
 	w, h   int
+
+	agents    bool            // the agents picker
+	delegable map[string]bool // agents picker: scenarios with a subagent view
+}
+
+// seriesTopic groups the built-in series at the top of the agents picker.
+const seriesTopic = "series"
+
+// newAgentPicker lists "Four failures, one afternoon" first, then every
+// scenario grouped as the lab list is; enter opens the agents screen.
+func newAgentPicker(c *Common) *labList {
+	m := newLabList(c)
+	m.agents = true
+	m.delegable = map[string]bool{}
+	for _, s := range m.all {
+		if _, err := s.Delegation(); err == nil {
+			m.delegable[s.ID] = true
+		}
+	}
+	if _, _, err := c.Catalog.SeriesTasks(scenarios.Afternoon.ID); err == nil {
+		var titles []string
+		for _, id := range scenarios.Afternoon.IDs {
+			if s, ok := c.Catalog.Get(id); ok {
+				titles = append(titles, s.Title)
+			}
+		}
+		series := &scenarios.Scenario{
+			ID: scenarios.Afternoon.ID, Title: scenarios.Afternoon.Title, Topic: seriesTopic,
+			Situation: "The lessons' four failures in a row, on one clock, for each agent: " + strings.Join(titles, "; ") + ".",
+		}
+		m.all = append([]*scenarios.Scenario{series}, m.all...)
+	}
+	m.applyFilter()
+	m.cursor = 0 // the series first
+	return m
 }
 
 func newLabList(c *Common) *labList {
@@ -54,7 +91,12 @@ func newLabList(c *Common) *labList {
 
 func (m *labList) Init() tea.Cmd { return nil }
 
-func (m *labList) Crumb() string { return "Lab" }
+func (m *labList) Crumb() string {
+	if m.agents {
+		return "Agents"
+	}
+	return "Lab"
+}
 
 func (m *labList) SetSize(w, h int) {
 	m.w, m.h = w, h
@@ -135,6 +177,9 @@ func (m *labList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if len(m.shown) == 0 {
 			m.c.SetStatus(StatusWarn, "no scenario matches the filter: esc clears it")
 			return m, nil
+		}
+		if m.agents {
+			return m, send(openAgentsMsg{ID: m.shown[m.cursor].ID})
 		}
 		return m, send(openScenarioMsg{ID: m.shown[m.cursor].ID})
 	}
@@ -223,7 +268,10 @@ func (m *labList) rows() []listRow {
 			last = s.Topic
 			t, ok := scenarios.TopicByID(s.Topic)
 			title := t.Title + "  " + st.Muted.Render(t.Section)
-			if !ok {
+			switch {
+			case s.Topic == seriesTopic && m.agents:
+				title = "A series on one clock"
+			case !ok:
 				title = s.Topic
 			}
 			if len(rows) > 0 {
@@ -236,7 +284,10 @@ func (m *labList) rows() []listRow {
 			mark = st.Cursor.Render("▸ ")
 		}
 		check := "  "
-		if m.c.Solved(s.ID) {
+		switch {
+		case m.agents && m.delegable[s.ID]:
+			check = st.Accent.Render("⇄ ")
+		case !m.agents && m.c.Solved(s.ID):
 			check = st.OK.Render("✓ ")
 		}
 		titleSt := st.Plain
@@ -281,15 +332,20 @@ func (m *labList) View() string {
 			solved++
 		}
 	}
-	summary := fmt.Sprintf("%d scenarios · %d solved", len(m.all), solved)
-	if m.filter.Value() != "" && !m.filter.Focused() {
-		summary = fmt.Sprintf("%d of %d match %q · %d solved", len(m.shown), len(m.all), m.filter.Value(), solved)
+	title, noun, tail, legend := "Lab scenarios", "scenarios", fmt.Sprintf(" · %d solved", solved), "/ to filter · ✓ answered correctly"
+	if m.agents {
+		title, noun, tail = "Simulated agents: pick a run", "runs", ""
+		legend = "/ to filter · ⇄ also has a subagent view (c)"
 	}
-	out = append(out, joinEnds(" "+st.Title.Render("Lab scenarios"), st.Muted.Render(summary)+" ", m.w))
+	summary := fmt.Sprintf("%d %s%s", len(m.all), noun, tail)
+	if m.filter.Value() != "" && !m.filter.Focused() {
+		summary = fmt.Sprintf("%d of %d match %q%s", len(m.shown), len(m.all), m.filter.Value(), tail)
+	}
+	out = append(out, joinEnds(" "+st.Title.Render(title), st.Muted.Render(summary)+" ", m.w))
 	if m.filter.Focused() || m.filter.Value() != "" {
 		out = append(out, " "+m.filter.View())
 	} else {
-		out = append(out, " "+st.Muted.Render("/ to filter · ✓ answered correctly"))
+		out = append(out, " "+st.Muted.Render(ansi.Truncate(legend, max(m.w-2, 1), "…")))
 	}
 	out = append(out, "")
 

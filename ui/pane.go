@@ -53,6 +53,16 @@ func (p *pane) SetContent(title, raw string, build func(width int) string) {
 	p.refresh()
 }
 
+// SetBuild replaces the title, copy text and content builder like
+// SetContent, but keeps the scroll position where possible (a list that
+// grows or whose selection moves).
+func (p *pane) SetBuild(title, raw string, build func(width int) string) {
+	p.title, p.raw, p.build = title, raw, build
+	p.summary = oneLine(raw)
+	p.builtW = -1
+	p.refresh()
+}
+
 // SetTitle changes the title only.
 func (p *pane) SetTitle(title string) { p.title = title }
 

@@ -121,6 +121,7 @@ func newScenarioScreen(c *Common, sc *scenarios.Scenario) *scenarioScreen {
 	if len(sc.Styles) > 0 {
 		m.style = sc.Styles[0]
 	}
+	m.keys.Exercise.SetEnabled(sc.InSubagent)
 	m.panes[0], m.panes[1] = newPane(c), newPane(c)
 	m.setFocus(focusRequest)
 	m.refreshPanes()
@@ -161,16 +162,19 @@ func (m *scenarioScreen) Back() bool {
 
 func (m *scenarioScreen) ShortHelp() []key.Binding {
 	k, g := m.keys, m.c.Keys
-	return []key.Binding{
-		brief(k.Call, "call"), brief(k.Choose, "choose"), k.Style, brief(k.Revision, "spec"), k.View,
-		brief(k.Diff, "compare"), brief(k.Focus, "pane"), brief(g.Copy, "copy"), brief(g.Write, "write"), brief(k.Next, "next"),
+	bs := []key.Binding{brief(k.Call, "call"), brief(k.Choose, "choose")}
+	if k.Exercise.Enabled() {
+		bs = append(bs, brief(k.Exercise, "exercise"))
 	}
+	return append(bs, k.Style, brief(k.Revision, "spec"), k.View,
+		brief(k.Diff, "compare"), brief(k.Focus, "pane"), brief(g.Copy, "copy"), brief(g.Write, "write"), brief(k.Next, "next"),
+		brief(k.Agents, "agents"))
 }
 
 func (m *scenarioScreen) FullHelp() [][]key.Binding {
 	k, n, g := m.keys, m.c.Nav, m.c.Keys
 	return [][]key.Binding{
-		{k.Call, k.Choose, k.Next},
+		{k.Call, k.Choose, k.Next, k.Agents, k.Exercise},
 		{k.Style, k.Revision, k.View, k.Diff},
 		{k.Focus, k.FocusRev, n.Up, n.Down, n.PageUp, n.PageDown},
 		{g.Copy, g.Write},
@@ -249,6 +253,17 @@ func (m *scenarioScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 		m.setFocus((m.focus + 1) % focusCount)
 	case key.Matches(k, ks.FocusRev):
 		m.setFocus((m.focus + focusCount - 1) % focusCount)
+	case key.Matches(k, ks.Agents, ks.Exercise) && (m.busy || m.diffBusy):
+		// The answer would arrive while another screen is on top.
+		m.c.SetStatus(StatusWarn, "still waiting for the call: try again in a moment")
+	case key.Matches(k, ks.Agents):
+		return send(openAgentsMsg{ID: m.sc.ID, FromScenario: true})
+	case key.Matches(k, ks.Exercise):
+		if !m.hasResponse() {
+			m.c.SetStatus(StatusWarn, "make the call first (enter) and read the response; then e opens the propagation exercise")
+			return nil
+		}
+		return send(openExerciseMsg{ID: m.sc.ID})
 	case key.Matches(k, ks.Next):
 		if next := m.c.Catalog.Next(m.sc.ID); next != nil && next.ID != m.sc.ID {
 			return send(replaceScenarioMsg{ID: next.ID})
@@ -332,7 +347,11 @@ func (m *scenarioScreen) callDone(msg callDoneMsg) {
 	r.last, r.class = &ex, msg.class
 	if msg.key == (runKey{m.style, m.rev}) {
 		m.setFocus(focusResponse)
-		m.c.SetStatus(StatusInfo, "attempt %d: %s", r.attempts, msg.class)
+		if m.sc.InSubagent {
+			m.c.SetStatus(StatusInfo, "attempt %d: %s · e opens the propagation exercise", r.attempts, msg.class)
+		} else {
+			m.c.SetStatus(StatusInfo, "attempt %d: %s", r.attempts, msg.class)
+		}
 		m.refreshPanes()
 	}
 }
@@ -492,7 +511,11 @@ func (m *scenarioScreen) choose(digit string) {
 		if err := m.c.markSolved(m.sc.ID); err != nil {
 			m.c.SetStatus(StatusError, "correct, but progress was not saved: %v", err)
 		} else {
-			m.c.SetStatus(StatusOK, "%s: %s · n for the next scenario", gradeWord(v.Grade), a.Title())
+			next := "n for the next scenario"
+			if m.sc.InSubagent {
+				next = "e for the propagation exercise · " + next
+			}
+			m.c.SetStatus(StatusOK, "%s: %s · %s", gradeWord(v.Grade), a.Title(), next)
 		}
 	default:
 		m.c.SetStatus(StatusError, "not the best move: %s · try another number", a.Title())

@@ -163,6 +163,9 @@ func (m *scenarioScreen) headerLines(w int, tight bool) []string {
 	default:
 		chips = append(chips, st.ChipKey.Render("enter")+" "+st.ChipLabel.Render("make the call"))
 	}
+	if m.sc.InSubagent && m.hasResponse() {
+		chips = append(chips, st.ChipKey.Render("e")+" "+st.ChipLabel.Render("propagation exercise"))
+	}
 	if m.diffOn {
 		v := "loading…"
 		if m.diff != nil && !m.diffBusy {

@@ -38,7 +38,28 @@ func screenStates(t testing.TB) map[string]tea.Model {
 		"verdict":   mk(timeoutID, press("enter"), press(retryKey())),
 		"diff":      mk(timeoutID, press("enter"), press("d")),
 		"fullhelp":  mk(timeoutID, press("enter"), press(retryKey()), press("?")),
+
+		"agents-picker":       mk("", append(toAgents(t), press("/"), press("s"))...),
+		"agents-before":       mk(timeoutID, press("a")),
+		"agents-steps":        mk(timeoutID, press("a"), press(" "), press(" "), press(" ")),
+		"agents-after":        mk(timeoutID, press("a"), press("G")),
+		"agents-series":       mk("", append(toAgents(t), press("enter"), press("G"), press("tab"), press("tab"))...),
+		"agents-expanded":     mk(refundWindowID, press("a"), press("G"), press("g"), press("enter")),
+		"agents-subagent":     mk(staffID, press("a"), press("c")),
+		"agents-sub-expanded": mk(storeDownID, press("a"), press("c"), press("enter")),
+		"agents-help":         mk(timeoutID, press("a"), press("?")),
+		"exercise":            mk(storeDownID, press("enter"), press("e")),
+		"exercise-answered":   mk(storeDownID, press("enter"), press("e"), press("2"), press("3"), press("4")),
 	}
+}
+
+// toAgents is the keys from Home to the agents picker.
+func toAgents(t testing.TB) []tea.Msg {
+	var in []tea.Msg
+	for range agentsKeyIndex(t) {
+		in = append(in, press("down"))
+	}
+	return append(in, press("enter"))
 }
 
 func sweepSizes() [][2]int {

@@ -1,0 +1,743 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/agent"
+	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/sim/wire"
+)
+
+// Navigation messages of the agents screens, handled by the root.
+type (
+	openAgentPickerMsg struct{}
+	// openAgentsMsg opens the agents screen on a scenario or a series;
+	// FromScenario is set when it is opened from that scenario's screen.
+	openAgentsMsg struct {
+		ID           string
+		FromScenario bool
+	}
+	// openExerciseMsg opens the propagation exercise of a scenario.
+	openExerciseMsg struct{ ID string }
+)
+
+// agentsTimeout bounds the computation of the runs when the screen opens.
+const agentsTimeout = 30 * time.Second
+
+// Real pauses between auto-played steps: a pause is the virtual gap at
+// the chosen speed, never longer than maxPause (so a long wait never
+// feels stuck) and never shorter than minPause (so steps at the same
+// virtual moment still appear one after the other).
+const (
+	maxPause = 2 * time.Second
+	minPause = 120 * time.Millisecond
+)
+
+// agentSpeeds are the play speeds, as multiples of virtual time.
+var agentSpeeds = []float64{0.5, 1, 2, 4, 10}
+
+// speedLabel is "0.5×", "4×".
+func speedLabel(s float64) string { return fmt.Sprintf("%g×", s) }
+
+// Sides and focus targets of the agents screen.
+const (
+	sideNaive = iota
+	sideInformed
+	focusSummary
+	agentsFocusCount
+)
+
+// Modes of the agents screen.
+type agentsMode int
+
+const (
+	modeTimelines agentsMode = iota // the two timelines and the summary
+	modeExpanded                    // one step's raw request and response
+	modeSubagent                    // the subagent's run, its report, the coordinator
+)
+
+// Focus targets of the subagent view.
+const (
+	subFocusTimeline = iota
+	subFocusReport
+	subFocusDecision
+	subFocusCount
+)
+
+type agentsLoadedMsg struct {
+	owner    *agentsScreen
+	runs     [2]*agent.Run
+	coord    *agent.CoordinatorRun
+	coordErr error
+	err      error
+}
+
+type agentsTickMsg struct {
+	owner *agentsScreen
+	gen   int
+}
+
+// agentsScreen plays the naive and the informed agent on the same
+// scenario (or the afternoon series) side by side, step by step on their
+// virtual clocks, with a summary of both runs and the subagent view.
+type agentsScreen struct {
+	c            *Common
+	keys         AgentsKeys
+	id           string
+	sc           *scenarios.Scenario // nil for a series
+	series       bool
+	title        string
+	situation    string
+	fromScenario bool
+
+	loading bool
+	loaded  bool
+	err     error
+	runs    [2]*agent.Run
+	styles  [2]string // the style each agent met, for the headers
+
+	coord    *agent.CoordinatorRun
+	coordErr error // Delegate failed
+	delegErr error // the scenario cannot be delegated
+
+	sides   [2]*timeline
+	summary *pane
+	focus   int
+
+	now     float64 // virtual time of the latest revealed step
+	playing bool
+	speed   int // index into agentSpeeds
+	gen     int // invalidates pending ticks
+
+	mode     agentsMode
+	expBack  agentsMode // where esc from the expanded step returns
+	exp      [2]*pane   // request, response
+	expFocus int
+	expWho   string
+	expStep  agent.Step
+	expPart  timelinePart
+
+	sub      *timeline
+	report   *pane
+	decision *pane
+	subFocus int
+
+	w, h    int
+	header  string
+	headerH int
+	stacked bool
+	closed  bool
+}
+
+func newAgentsScreen(c *Common, id string, fromScenario bool) *agentsScreen {
+	m := &agentsScreen{
+		c: c, keys: DefaultAgentsKeys(), id: id, fromScenario: fromScenario,
+		speed:   1,
+		summary: newPane(c), report: newPane(c), decision: newPane(c),
+		sub: newTimeline(c),
+	}
+	m.exp[0], m.exp[1] = newPane(c), newPane(c)
+	m.sides[sideNaive], m.sides[sideInformed] = newTimeline(c), newTimeline(c)
+	for _, t := range m.sides {
+		t.empty = "Loading the runs…"
+	}
+	switch {
+	case id == scenarios.Afternoon.ID:
+		m.series = true
+		m.title = scenarios.Afternoon.Title
+		var titles []string
+		for _, sid := range scenarios.Afternoon.IDs {
+			if s, ok := c.Catalog.Get(sid); ok {
+				titles = append(titles, s.Title)
+			}
+		}
+		m.situation = "Four support tasks in a row on one clock: " + strings.Join(titles, "; ") + "."
+		m.delegErr = errors.New("it plays one scenario at a time; pick one marked ⇄ in the list")
+	default:
+		sc, ok := c.Catalog.Get(id)
+		if !ok {
+			m.err = errors.New(unknownScenario(c.Catalog, id))
+			break
+		}
+		m.sc, m.title, m.situation = sc, sc.Title, oneLineText(sc.Situation)
+		if _, err := sc.Delegation(); err != nil {
+			m.delegErr = err
+		}
+	}
+	if m.err != nil {
+		for _, t := range m.sides {
+			t.empty = "✗ " + m.err.Error()
+		}
+	}
+	m.setFocus(sideNaive)
+	m.refreshTitles()
+	return m
+}
+
+func (m *agentsScreen) Init() tea.Cmd { return nil }
+
+func (m *agentsScreen) Crumb() string {
+	if m.fromScenario {
+		return "Agents"
+	}
+	return m.id
+}
+
+// Close stops the clock; pending ticks and a late load are ignored.
+func (m *agentsScreen) Close() {
+	m.closed = true
+	m.playing = false
+	m.gen++
+}
+
+// Activate computes both runs (and the subagent's) once, in a command.
+func (m *agentsScreen) Activate() tea.Cmd {
+	if m.loaded || m.loading || m.err != nil || m.closed {
+		return nil
+	}
+	m.loading = true
+	owner, cat, id, sc, series := m, m.c.Catalog, m.id, m.sc, m.series
+	canDelegate := m.delegErr == nil
+	return safe("playing the agents", func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), agentsTimeout)
+		defer cancel()
+		msg := agentsLoadedMsg{owner: owner}
+		kinds := [2]agent.Kind{agent.Naive, agent.Informed}
+		if series {
+			_, tasks, err := cat.SeriesTasks(id)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			for i, k := range kinds {
+				if msg.runs[i], msg.err = agent.PlaySeries(ctx, id, tasks, k); msg.err != nil {
+					return msg
+				}
+			}
+			return msg
+		}
+		task := sc.Task()
+		for i, k := range kinds {
+			if msg.runs[i], msg.err = agent.Play(ctx, task, k); msg.err != nil {
+				msg.err = fmt.Errorf("%s agent: %w", k, msg.err)
+				return msg
+			}
+		}
+		if canDelegate {
+			if d, err := sc.Delegation(); err == nil {
+				msg.coord, msg.coordErr = agent.Delegate(ctx, d)
+			}
+		}
+		return msg
+	})
+}
+
+func (m *agentsScreen) SetSize(w, h int) {
+	m.w, m.h = max(w, 0), max(h, 0)
+	m.layout()
+}
+
+// Back closes the expanded step or the subagent view before the root
+// leaves the screen.
+func (m *agentsScreen) Back() bool {
+	switch m.mode {
+	case modeExpanded:
+		m.mode = m.expBack
+		m.layout()
+		return true
+	case modeSubagent:
+		m.mode = modeTimelines
+		m.layout()
+		return true
+	}
+	return false
+}
+
+func (m *agentsScreen) ShortHelp() []key.Binding {
+	k, n := m.keys, m.c.Nav
+	switch m.mode {
+	case modeExpanded:
+		return []key.Binding{brief(k.Focus, "other pane"), brief(n.Down, "scroll"), brief(m.c.Keys.Copy, "copy"), brief(m.c.Keys.Write, "write")}
+	case modeSubagent:
+		return []key.Binding{brief(n.Down, "step"), brief(n.Up, "step"), brief(k.Expand, "raw exchange"), brief(k.Focus, "pane"), brief(m.c.Keys.Copy, "copy report"), brief(k.Subagent, "close")}
+	}
+	speed := key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/-", "speed"))
+	return []key.Binding{
+		brief(k.Step, "step"), brief(k.Play, "play"), speed, brief(k.All, "all"), brief(k.Focus, "side"),
+		brief(k.Expand, "raw"), brief(k.Subagent, "subagent"), k.Restart, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "select")),
+	}
+}
+
+func (m *agentsScreen) FullHelp() [][]key.Binding {
+	k, n, g := m.keys, m.c.Nav, m.c.Keys
+	switch m.mode {
+	case modeExpanded:
+		return [][]key.Binding{
+			{brief(k.Focus, "request/response"), brief(k.Expand, "close")},
+			{n.Up, n.Down, n.PageUp, n.PageDown, n.Top, n.Bottom},
+			{brief(g.Copy, "copy envelope"), brief(g.Write, "write exchange")},
+		}
+	case modeSubagent:
+		return [][]key.Binding{
+			{brief(n.Up, "previous step"), brief(n.Down, "next step"), brief(k.Expand, "raw exchange")},
+			{brief(k.Focus, "next pane"), k.FocusRev, n.PageUp, n.PageDown},
+			{brief(g.Copy, "copy report"), brief(k.Subagent, "close subagent view")},
+		}
+	}
+	return [][]key.Binding{
+		{k.Step, k.Play, k.Faster, k.Slower, k.All, k.Restart},
+		{k.Focus, k.FocusRev, brief(n.Up, "previous step"), brief(n.Down, "next step"), n.PageUp, brief(n.Top, "first step")},
+		{k.Expand, k.Subagent, brief(g.Copy, "copy (expanded)"), brief(g.Write, "write (expanded)")},
+	}
+}
+
+func (m *agentsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		cmd = m.handleKey(msg)
+	case agentsLoadedMsg:
+		if msg.owner != m {
+			return m, nil
+		}
+		m.onLoaded(msg)
+	case agentsTickMsg:
+		if msg.owner != m || msg.gen != m.gen || !m.playing {
+			return m, nil
+		}
+		cmd = m.tick()
+	case panicMsg:
+		if m.loading {
+			m.loading = false
+			m.err = errors.New(msg.what)
+			for _, t := range m.sides {
+				t.empty = "✗ " + msg.what
+				t.rebuild()
+			}
+		}
+	default:
+		return m, nil
+	}
+	m.refreshTitles()
+	m.layout()
+	return m, cmd
+}
+
+// onLoaded sets up the timelines once the runs are computed.
+func (m *agentsScreen) onLoaded(msg agentsLoadedMsg) {
+	m.loading = false
+	if msg.err != nil {
+		m.err = msg.err
+		m.c.SetStatus(StatusError, "the agents could not play %s: %v", m.id, msg.err)
+		for _, t := range m.sides {
+			t.empty = "✗ " + msg.err.Error()
+			t.rebuild()
+		}
+		return
+	}
+	m.loaded = true
+	m.runs, m.coord, m.coordErr = msg.runs, msg.coord, msg.coordErr
+	longest := 0.0
+	for _, r := range m.runs {
+		longest = max(longest, r.VirtualSeconds)
+	}
+	if m.coord != nil {
+		longest = max(longest, m.coord.Subagent.VirtualSeconds)
+	}
+	tw := timeColumn(longest)
+	for i, r := range m.runs {
+		m.styles[i] = r.Style
+		var parts []timelinePart
+		if len(r.Parts) > 0 {
+			var styles []string
+			n := 0
+			for j, p := range r.Parts {
+				parts = append(parts, timelinePart{start: n, scenario: p.Scenario, style: p.Style,
+					label: fmt.Sprintf("%d/%d %s · %s style", j+1, len(r.Parts), p.Scenario, p.Style)})
+				n += len(p.Steps)
+				if !slices.Contains(styles, p.Style) {
+					styles = append(styles, p.Style)
+				}
+			}
+			m.styles[i] = strings.Join(styles, "/")
+		}
+		t := m.sides[i]
+		t.empty = "Nothing yet. space reveals the next step on both sides in virtual-time order; p plays them at the chosen speed; G shows everything."
+		t.set(r.Steps, parts, tw)
+	}
+	if m.coord != nil {
+		m.sub.empty = "The subagent made no calls."
+		m.sub.set(m.coord.Subagent.Steps, nil, tw)
+		m.sub.revealAll()
+		m.sub.cursor = 0
+		m.sub.rebuild()
+	}
+	m.refreshSummary()
+}
+
+func (m *agentsScreen) handleKey(k tea.KeyMsg) tea.Cmd {
+	switch m.mode {
+	case modeExpanded:
+		return m.expandedKey(k)
+	case modeSubagent:
+		return m.subagentKey(k)
+	}
+	ks, nav := m.keys, m.c.Nav
+	if !m.loaded {
+		if key.Matches(k, ks.Step, ks.Play, ks.All, ks.Restart, ks.Expand, ks.Subagent) {
+			if m.err != nil {
+				m.c.SetStatus(StatusError, "%v", m.err)
+			} else {
+				m.c.SetStatus(StatusInfo, "still playing the runs…")
+			}
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, ks.Step):
+		m.pause()
+		if !m.step() {
+			m.c.SetStatus(StatusInfo, "both runs are fully shown: r restarts")
+		}
+	case key.Matches(k, ks.Play):
+		return m.togglePlay()
+	case key.Matches(k, ks.Faster):
+		m.speed = min(m.speed+1, len(agentSpeeds)-1)
+		m.c.SetStatus(StatusInfo, "speed %s of virtual time (pauses never exceed %gs)", speedLabel(agentSpeeds[m.speed]), maxPause.Seconds())
+	case key.Matches(k, ks.Slower):
+		m.speed = max(m.speed-1, 0)
+		m.c.SetStatus(StatusInfo, "speed %s of virtual time (pauses never exceed %gs)", speedLabel(agentSpeeds[m.speed]), maxPause.Seconds())
+	case key.Matches(k, ks.Restart):
+		m.restart()
+		m.c.SetStatus(StatusInfo, "restarted: space steps, p plays")
+	case key.Matches(k, ks.All):
+		m.pause()
+		for _, t := range m.sides {
+			t.revealAll()
+		}
+		m.now = m.endTime()
+		m.refreshSummary()
+	case key.Matches(k, ks.Focus):
+		m.setFocus((m.focus + 1) % agentsFocusCount)
+	case key.Matches(k, ks.FocusRev):
+		m.setFocus((m.focus + agentsFocusCount - 1) % agentsFocusCount)
+	case key.Matches(k, ks.Expand):
+		m.expandFrom(modeTimelines)
+	case key.Matches(k, ks.Subagent):
+		m.openSubagent()
+	case m.focus == focusSummary:
+		m.summary.Scroll(nav, k)
+	default:
+		m.moveCursor(m.sides[m.focus], k)
+	}
+	return nil
+}
+
+// moveCursor handles the navigation keys on a timeline.
+func (m *agentsScreen) moveCursor(t *timeline, k tea.KeyMsg) {
+	nav := m.c.Nav
+	page := max(t.p.h/3, 1)
+	switch {
+	case key.Matches(k, nav.Up):
+		t.move(-1)
+	case key.Matches(k, nav.Down):
+		t.move(1)
+	case key.Matches(k, nav.PageUp):
+		t.move(-page)
+	case key.Matches(k, nav.PageDown):
+		t.move(page)
+	case key.Matches(k, nav.Top):
+		t.move(-len(t.steps))
+	case key.Matches(k, nav.Bottom):
+		t.move(len(t.steps))
+	}
+}
+
+// step reveals the next step by virtual time: the earlier of the two
+// sides' next steps, or both when they happen at the same moment.
+func (m *agentsScreen) step() bool {
+	tn, okN := m.sides[sideNaive].nextT()
+	ti, okI := m.sides[sideInformed].nextT()
+	switch {
+	case !okN && !okI:
+		return false
+	case okN && (!okI || tn < ti-timeEps):
+		m.sides[sideNaive].reveal()
+		m.now = tn
+	case okI && (!okN || ti < tn-timeEps):
+		m.sides[sideInformed].reveal()
+		m.now = ti
+	default:
+		m.sides[sideNaive].reveal()
+		m.sides[sideInformed].reveal()
+		m.now = max(tn, ti)
+	}
+	m.refreshSummary()
+	return true
+}
+
+// nextT is the virtual time of the next step on either side.
+func (m *agentsScreen) nextT() (float64, bool) {
+	tn, okN := m.sides[sideNaive].nextT()
+	ti, okI := m.sides[sideInformed].nextT()
+	switch {
+	case okN && okI:
+		return min(tn, ti), true
+	case okN:
+		return tn, true
+	case okI:
+		return ti, true
+	}
+	return 0, false
+}
+
+func (m *agentsScreen) done() bool { return m.sides[0].done() && m.sides[1].done() }
+
+func (m *agentsScreen) endTime() float64 {
+	end := 0.0
+	for _, r := range m.runs {
+		if r != nil {
+			end = max(end, r.VirtualSeconds)
+		}
+	}
+	return end
+}
+
+func (m *agentsScreen) pause() {
+	if m.playing {
+		m.playing = false
+		m.gen++
+	}
+}
+
+func (m *agentsScreen) restart() {
+	m.pause()
+	m.gen++
+	m.now = 0
+	for _, t := range m.sides {
+		t.reset()
+	}
+	m.refreshSummary()
+}
+
+func (m *agentsScreen) togglePlay() tea.Cmd {
+	if m.playing {
+		m.pause()
+		m.c.SetStatus(StatusInfo, "paused at %s: space steps, p plays on", timeLabel(m.now))
+		return nil
+	}
+	if m.done() {
+		m.restart()
+	}
+	m.playing = true
+	m.gen++
+	m.c.SetStatus(StatusInfo, "playing at %s of virtual time: p pauses, +/- changes the speed", speedLabel(agentSpeeds[m.speed]))
+	return m.schedule()
+}
+
+// schedule waits the virtual gap to the next step at the chosen speed,
+// clamped to [minPause, maxPause], then ticks.
+func (m *agentsScreen) schedule() tea.Cmd {
+	next, ok := m.nextT()
+	if !ok {
+		return nil
+	}
+	return agentsTick(m, m.gen, pauseFor(next-m.now, agentSpeeds[m.speed]))
+}
+
+// pauseFor is the real pause for a virtual gap at a speed.
+func pauseFor(gap, speed float64) time.Duration {
+	d := time.Duration(max(gap, 0) / speed * float64(time.Second))
+	return min(max(d, minPause), maxPause)
+}
+
+// agentsTick is the auto-play clock, a variable so tests can replace it.
+var agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return agentsTickMsg{owner: owner, gen: gen} })
+}
+
+func (m *agentsScreen) tick() tea.Cmd {
+	m.step()
+	if m.done() {
+		m.playing = false
+		m.gen++
+		m.c.SetStatus(StatusOK, "both runs played out at %s: the summary compares them", timeLabel(m.now))
+		return nil
+	}
+	return m.schedule()
+}
+
+func (m *agentsScreen) setFocus(f int) {
+	m.focus = f
+	m.sides[sideNaive].setFocused(f == sideNaive)
+	m.sides[sideInformed].setFocused(f == sideInformed)
+	m.summary.focused = f == focusSummary
+}
+
+// expandFrom opens the selected step's raw exchange.
+func (m *agentsScreen) expandFrom(from agentsMode) {
+	var t *timeline
+	who := ""
+	switch from {
+	case modeSubagent:
+		t, who = m.sub, "subagent"
+	default:
+		if m.focus == focusSummary {
+			m.c.SetStatus(StatusWarn, "select a call on one side first (tab to a timeline, j/k)")
+			return
+		}
+		t = m.sides[m.focus]
+		who = string(m.runs[m.focus].Agent)
+	}
+	s := t.selected()
+	if s == nil {
+		m.c.SetStatus(StatusWarn, "nothing shown yet: space reveals the next step")
+		return
+	}
+	if s.Exchange == nil {
+		m.c.SetStatus(StatusWarn, "a %s has no exchange: select a call (→) or an escalation (⇡)", s.Kind)
+		return
+	}
+	m.pause()
+	m.expStep, m.expWho = *s, who
+	m.expPart = timelinePart{scenario: m.id, style: string(mockserver.StyleGood)}
+	if from != modeSubagent {
+		m.expPart.style = m.styles[m.focus]
+	}
+	if p, ok := t.partOf(t.cursor); ok {
+		m.expPart = p
+	}
+	m.expBack, m.mode = from, modeExpanded
+	st := m.c.Styles
+	ex := *s.Exchange
+	reqDoc, respDoc := tokenizeJSON(wire.Pretty(ex.Request)), tokenizeJSON(wire.Pretty(ex.Response))
+	head := fmt.Sprintf("%s · %s · %s", m.whoLabel(), timeLabel(s.T), s.Tool)
+	m.exp[0].SetContent("Request · "+head, string(ex.Request), func(w int) string { return reqDoc.render(w, st) })
+	m.exp[1].SetContent("Response · "+outcomePlain(st, *s), string(ex.Response), func(w int) string { return respDoc.render(w, st) })
+	m.setExpFocus(1)
+	m.c.SetStatus(StatusInfo, "the %s's %s at %s, exact bytes pretty-printed · esc closes", m.whoLabel(), s.Kind, timeLabel(s.T))
+}
+
+// whoLabel names the agent of the expanded step: "naive agent",
+// "informed agent" or "subagent".
+func (m *agentsScreen) whoLabel() string {
+	if m.expWho == "subagent" {
+		return m.expWho
+	}
+	return m.expWho + " agent"
+}
+
+func (m *agentsScreen) setExpFocus(f int) {
+	m.expFocus = f
+	m.exp[0].focused, m.exp[1].focused = f == 0, f == 1
+}
+
+func (m *agentsScreen) expandedKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.Focus, m.keys.FocusRev):
+		m.setExpFocus(1 - m.expFocus)
+	case key.Matches(k, m.keys.Expand):
+		m.Back()
+	default:
+		m.exp[m.expFocus].Scroll(m.c.Nav, k)
+	}
+	return nil
+}
+
+// openSubagent shows the subagent view, or says why there is none.
+func (m *agentsScreen) openSubagent() {
+	switch {
+	case m.delegErr != nil:
+		m.c.SetStatus(StatusWarn, "no subagent view: %v", m.delegErr)
+		return
+	case m.coordErr != nil:
+		m.c.SetStatus(StatusError, "the subagent could not play %s: %v", m.id, m.coordErr)
+		return
+	case m.coord == nil:
+		m.c.SetStatus(StatusWarn, "no subagent view: the subagent's run is missing")
+		return
+	}
+	m.pause()
+	m.mode = modeSubagent
+	m.setSubFocus(subFocusTimeline)
+	st := m.c.Styles
+	cr := m.coord
+	m.sub.setTitle(fmt.Sprintf("Subagent · %s · %s", plural(cr.Subagent.Calls, "call"), timeLabel(cr.Subagent.VirtualSeconds)))
+	reportRaw := cr.Subagent.FinalMessage
+	doc := tokenizeJSON(wire.Pretty([]byte(reportRaw)))
+	title := "The one report it sent (" + cr.Report.Status + ")"
+	m.report.SetContent(title, reportRaw, func(w int) string { return doc.render(w, st) })
+	m.decision.SetContent("The coordinator's decision", "", func(w int) string { return strings.Join(m.decisionLines(w), "\n") })
+	m.c.SetStatus(StatusInfo, "the same failure inside a subagent: local recovery, then one report (§5)")
+}
+
+func (m *agentsScreen) setSubFocus(f int) {
+	m.subFocus = f
+	m.sub.setFocused(f == subFocusTimeline)
+	m.report.focused = f == subFocusReport
+	m.decision.focused = f == subFocusDecision
+}
+
+func (m *agentsScreen) subagentKey(k tea.KeyMsg) tea.Cmd {
+	ks := m.keys
+	switch {
+	case key.Matches(k, ks.Subagent):
+		m.mode = modeTimelines
+	case key.Matches(k, ks.Focus):
+		m.setSubFocus((m.subFocus + 1) % subFocusCount)
+	case key.Matches(k, ks.FocusRev):
+		m.setSubFocus((m.subFocus + subFocusCount - 1) % subFocusCount)
+	case key.Matches(k, ks.Expand) && m.subFocus == subFocusTimeline:
+		m.expandFrom(modeSubagent)
+	case m.subFocus == subFocusTimeline:
+		m.moveCursor(m.sub, k)
+	case m.subFocus == subFocusReport:
+		m.report.Scroll(m.c.Nav, k)
+	default:
+		m.decision.Scroll(m.c.Nav, k)
+	}
+	return nil
+}
+
+// ClipText implements clipSource: the expanded step's request or
+// response, or the subagent's report.
+func (m *agentsScreen) ClipText() (string, string, bool, string) {
+	switch m.mode {
+	case modeExpanded:
+		if m.expFocus == 0 {
+			return m.exp[0].raw, m.whoLabel() + "'s request envelope", true, ""
+		}
+		return m.exp[1].raw, m.whoLabel() + "'s response envelope", true, ""
+	case modeSubagent:
+		return m.report.raw, "subagent's report", true, ""
+	}
+	return "", "", false, "nothing to copy here: select a call and press enter to open its exchange, or c for the subagent's report"
+}
+
+// ExportRecord implements exportSource: the expanded step's exchange.
+func (m *agentsScreen) ExportRecord() (exportRecord, string, bool, string) {
+	if m.mode != modeExpanded || m.expStep.Exchange == nil {
+		return exportRecord{}, "", false, "nothing to write here: select a call and press enter to open its exchange first"
+	}
+	ex := *m.expStep.Exchange
+	p := m.expPart
+	title := m.title
+	if s, ok := m.c.Catalog.Get(p.scenario); ok {
+		title = s.Title
+	}
+	rec := exportRecord{
+		Scenario: p.scenario, Title: title, Spec: ex.Revision, Style: mockserver.Style(p.style),
+		Call: ex.Call, Request: string(ex.Request), Response: string(ex.Response),
+	}
+	name := fmt.Sprintf("errorlab-%s-%s-agent-t%.1f-%s.json", p.scenario, m.expWho, m.expStep.T, ex.Revision)
+	return rec, name, true, ""
+}

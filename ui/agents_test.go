@@ -1,0 +1,525 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/agent"
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+const (
+	refundWindowID = "refund-past-return-window"
+	staffID        = "staff-record-denied"
+	storeDownID    = "subagent-order-store-down"
+)
+
+// afternoonCatalog holds the four scenarios of the afternoon series only,
+// so the goldens do not change when the catalogue grows.
+func afternoonCatalog(tb testing.TB) *scenarios.Catalog {
+	return subsetCatalog(tb, scenarios.Afternoon.IDs...)
+}
+
+// agentsKeyIndex is how many times to press down on Home to reach Agents.
+func agentsKeyIndex(t testing.TB) int {
+	for i, it := range homeItems() {
+		if it.name == "Agents" {
+			return i
+		}
+	}
+	t.Fatal("no Agents item on Home")
+	return 0
+}
+
+// openAgents opens the agents screen on a scenario (from its scenario
+// screen, with a) or on the series (from Home), and waits for the runs.
+func openAgents(t testing.TB, cat *scenarios.Catalog, id string, size tea.WindowSizeMsg, msgs ...tea.Msg) tea.Model {
+	t.Helper()
+	var m tea.Model
+	if id == scenarios.Afternoon.ID {
+		m = New(Options{Catalog: cat})
+		in := []tea.Msg{size}
+		for range agentsKeyIndex(t) {
+			in = append(in, press("down"))
+		}
+		m, _ = drive(m, append(in, press("enter"), press("enter"))...)
+	} else {
+		m, _ = drive(New(Options{Catalog: cat, ScenarioID: id}), size, press("a"))
+	}
+	s := agentsOf(t, m)
+	if !s.loaded {
+		t.Fatalf("the runs did not load: %v\n%s", s.err, m.View())
+	}
+	m, _ = drive(m, msgs...)
+	return m
+}
+
+func agentsOf(t testing.TB, m tea.Model) *agentsScreen {
+	s, ok := m.(*App).top().(*agentsScreen)
+	if !ok {
+		if t == nil {
+			panic("not the agents screen")
+		}
+		t.Fatalf("top screen is %T, not the agents screen", m.(*App).top())
+	}
+	return s
+}
+
+// TestAgentsGolden walks Home → Agents → "Four failures, one afternoon"
+// and reveals everything (G), at two sizes; the final screen is golden.
+func TestAgentsGolden(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			tm := teatest.NewTestModel(t, New(Options{Catalog: afternoonCatalog(t)}), teatest.WithInitialTermSize(sz[0], sz[1]))
+			waitFor(t, tm, "Reference")
+			for range agentsKeyIndex(t) {
+				tm.Send(press("down"))
+			}
+			tm.Send(press("enter"))
+			waitFor(t, tm, "pick a run")
+			tm.Send(press("enter")) // the series is first
+			waitFor(t, tm, "0/53 steps")
+			tm.Send(press("G"))
+			waitFor(t, tm, "all shown")
+			tm.Send(press("q"))
+			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+			for _, want := range []string{"53/53 steps", "t=98.0s", "✗ 1 resolved correctly, 3 wasted effort", "✓ 3 resolved correctly, 1 escalated properly"} {
+				if !strings.Contains(view, want) {
+					t.Errorf("final view lacks %q:\n%s", want, view)
+				}
+			}
+			teatest.RequireEqualOutput(t, []byte(view))
+		})
+	}
+}
+
+// TestAgentsThreeSteps goldens the series after three presses of space.
+func TestAgentsThreeSteps(t *testing.T) {
+	tm := teatest.NewTestModel(t, New(Options{Catalog: afternoonCatalog(t)}), teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "Reference")
+	for range agentsKeyIndex(t) {
+		tm.Send(press("down"))
+	}
+	tm.Send(press("enter"))
+	waitFor(t, tm, "pick a run")
+	tm.Send(press("enter"))
+	waitFor(t, tm, "0/53 steps")
+	for range 3 {
+		tm.Send(press(" "))
+	}
+	waitFor(t, tm, "6/53 steps")
+	tm.Send(press("q"))
+	view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	for _, want := range []string{"→ call lookup_order", "⏱ wait 1s", "✗ isError true (no category)", "✗ isError true (transient)"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+	teatest.RequireEqualOutput(t, []byte(view))
+}
+
+// TestAgentsStepOrder presses space until both runs are shown: each press
+// reveals the earlier of the two next steps, or both when simultaneous,
+// and the clock never goes back.
+func TestAgentsStepOrder(t *testing.T) {
+	for _, id := range []string{scenarios.Afternoon.ID, refundWindowID, timeoutID} {
+		t.Run(id, func(t *testing.T) {
+			m := openAgents(t, catalog(t), id, size120)
+			s := agentsOf(t, m)
+			if s.sides[0].shown+s.sides[1].shown != 0 {
+				t.Fatal("the timelines do not start empty")
+			}
+			last := -1.0
+			for presses := 0; !s.done(); presses++ {
+				if presses > 200 {
+					t.Fatal("space never reaches the end")
+				}
+				tn, okN := s.sides[0].nextT()
+				ti, okI := s.sides[1].nextT()
+				before := [2]int{s.sides[0].shown, s.sides[1].shown}
+				m, _ = drive(m, press(" "))
+				grew := [2]bool{s.sides[0].shown > before[0], s.sides[1].shown > before[1]}
+				switch {
+				case okN && okI && math.Abs(tn-ti) < timeEps:
+					if !grew[0] || !grew[1] {
+						t.Fatalf("press %d: both next steps are at t=%g but not both were revealed", presses, tn)
+					}
+				case okN && (!okI || tn < ti):
+					if !grew[0] || grew[1] {
+						t.Fatalf("press %d: naive's step at %g comes first (informed %g), revealed %v", presses, tn, ti, grew)
+					}
+				default:
+					if grew[0] || !grew[1] {
+						t.Fatalf("press %d: informed's step at %g comes first (naive %g), revealed %v", presses, ti, tn, grew)
+					}
+				}
+				if s.now < last-timeEps {
+					t.Fatalf("press %d: the clock went back from %g to %g", presses, last, s.now)
+				}
+				last = s.now
+			}
+			if !strings.Contains(m.View(), "all shown") {
+				t.Errorf("no end state after the last step:\n%s", m.View())
+			}
+		})
+	}
+}
+
+// TestAgentsSummaryCalls: on the refund past its window the naive agent
+// resends a business refusal, the informed one explains it once.
+func TestAgentsSummaryCalls(t *testing.T) {
+	m := openAgents(t, catalog(t), refundWindowID, size120, press("G"))
+	s := agentsOf(t, m)
+	n, i := s.runs[sideNaive], s.runs[sideInformed]
+	if n.Calls <= i.Calls {
+		t.Fatalf("naive %d calls, informed %d", n.Calls, i.Calls)
+	}
+	view := m.View()
+	naive := lineWith(view, "│ Naive ")
+	informed := lineWith(view, "│ Informed ")
+	if !strings.Contains(naive, fmt.Sprintf(" %d calls ", n.Calls)) || !strings.Contains(naive, "✗ wasted effort") {
+		t.Errorf("naive summary row: %q", naive)
+	}
+	if !strings.Contains(informed, fmt.Sprintf(" %s ", plural(i.Calls, "call"))) || !strings.Contains(informed, "✓ resolved correctly") {
+		t.Errorf("informed summary row: %q", informed)
+	}
+	if !strings.Contains(view, fmt.Sprintf("The naive agent made %d more calls", n.Calls-i.Calls)) {
+		t.Errorf("no comparison line:\n%s", view)
+	}
+	// The final message and the why, from the runs.
+	s.setFocus(focusSummary)
+	m, _ = drive(m, tea.WindowSizeMsg{Width: 200, Height: 80})
+	view = m.View()
+	for _, want := range []string{"Naive told the customer:", "Informed told the customer:", "Why:", "45 days ago"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("summary lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+// TestAgentsExpandShowsRequest: enter on a call shows its exact request,
+// pretty-printed, and y copies the exact bytes.
+func TestAgentsExpandShowsRequest(t *testing.T) {
+	clip := &syncBuffer{}
+	cat := catalog(t)
+	m, _ := drive(New(Options{Catalog: cat, ScenarioID: refundWindowID, Clipboard: clip}), size120, press("a"))
+	m, _ = drive(m, press("G"), press("g"), press("enter"))
+	s := agentsOf(t, m)
+	if s.mode != modeExpanded {
+		t.Fatalf("enter on the first step (a call) did not expand it; status %q", m.(*App).c.status.Text)
+	}
+	ex := s.runs[sideNaive].Steps[0].Exchange
+	if s.exp[0].raw != string(ex.Request) || s.exp[1].raw != string(ex.Response) {
+		t.Fatal("the expanded panes do not hold the exact exchange")
+	}
+	view := m.View()
+	for _, want := range []string{`"method": "tools/call"`, `"name": "process_refund"`, `"isError": true`, "Request · naive agent · t=0.0s"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("expanded view lacks %q:\n%s", want, view)
+		}
+	}
+	m, _ = drive(m, press("tab"), press("y"))
+	if !strings.Contains(m.View(), "copied the naive agent's request envelope") {
+		t.Errorf("no copy status:\n%s", m.View())
+	}
+	// esc closes the exchange, not the screen.
+	m, _ = drive(m, press("esc"))
+	if agentsOf(t, m).mode != modeTimelines {
+		t.Error("esc did not close the expanded step")
+	}
+	// A wait has no exchange: enter warns.
+	m, _ = drive(m, press("j"), press("enter"))
+	if agentsOf(t, m).mode != modeTimelines || !strings.Contains(m.View(), "⚠ a wait has no exchange") {
+		t.Errorf("enter on a wait:\n%s", m.View())
+	}
+}
+
+// TestAgentsSubagentView: c shows the subagent's report and the
+// coordinator's decision; on a scenario it cannot play, a ⚠ status.
+func TestAgentsSubagentView(t *testing.T) {
+	cat := catalog(t)
+	m := openAgents(t, cat, staffID, size120, press("c"))
+	s := agentsOf(t, m)
+	if s.mode != modeSubagent {
+		t.Fatalf("c did not open the subagent view; status %q", m.(*App).c.status.Text)
+	}
+	view := m.View()
+	for _, want := range []string{`"partialResults"`, "escalate_human", "Escalate to a human", "✓ Coordinator:", "get_customer", "✗ isError true (permission)"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("subagent view lacks %q:\n%s", want, view)
+		}
+	}
+	if s.coord.CoordinatorAction != rules.EscalateHuman {
+		t.Errorf("coordinator action %q", s.coord.CoordinatorAction)
+	}
+	m, _ = drive(m, press("c"))
+	if agentsOf(t, m).mode != modeTimelines {
+		t.Error("c did not close the subagent view")
+	}
+
+	m = openAgents(t, cat, refundWindowID, size120, press("c"))
+	if agentsOf(t, m).mode != modeTimelines {
+		t.Fatal("the subagent view opened on a process_refund scenario")
+	}
+	if line := lineWith(m.View(), "no subagent view"); !strings.Contains(line, "⚠") || !strings.Contains(line, "process_refund") {
+		t.Errorf("no ⚠ status saying why:\n%s", m.View())
+	}
+}
+
+// TestPropagationExercise scores the report (structured ✓, empty ✗ with
+// the no-suppression rule) and the coordinator's move.
+func TestPropagationExercise(t *testing.T) {
+	cat := catalog(t)
+	m, _ := drive(New(Options{Catalog: cat, ScenarioID: storeDownID}), size120, press("e"))
+	if _, ok := m.(*App).top().(*scenarioScreen); !ok || !strings.Contains(m.View(), "make the call first") {
+		t.Fatalf("e before the call:\n%s", m.View())
+	}
+	m, _ = drive(m, press("enter"), press("e"))
+	ex, ok := m.(*App).top().(*propagationScreen)
+	if !ok {
+		t.Fatalf("e did not open the exercise:\n%s", m.View())
+	}
+	key := func(k rules.ReportKind) string { return fmt.Sprint(slices.Index(rules.ReportKinds, k) + 1) }
+
+	m, _ = drive(m, press(key(rules.ReportEmpty)))
+	noSup := rules.Lookup(rules.RuleNoSuppression).Ref()
+	if ex.reportV == nil || ex.reportV.Grade.Correct() || ex.reportV.Rule.ID != rules.RuleNoSuppression {
+		t.Fatalf("empty success scored %+v", ex.reportV)
+	}
+	view := m.View()
+	if !strings.Contains(view, "✗ Not the best move: "+key(rules.ReportEmpty)) || !strings.Contains(view, noSup) {
+		t.Errorf("empty success: no ✗ verdict naming %q:\n%s", noSup, view)
+	}
+
+	m, _ = drive(m, press(key(rules.ReportStructured)))
+	if ex.reportV.Grade != rules.GradeBest || ex.focus != exCoordinator {
+		t.Fatalf("structured report scored %+v, focus %d", ex.reportV, ex.focus)
+	}
+	// The model answer is the engine's report; its verdict is above.
+	if ex.model == nil || !strings.Contains(ex.model.Subagent.FinalMessage, `"partialResults"`) {
+		t.Fatal("no model answer from agent.Delegate")
+	}
+	m, _ = drive(m, tea.WindowSizeMsg{Width: 140, Height: 200})
+	view = m.View()
+	for _, want := range []string{"✓ Correct: " + key(rules.ReportStructured), rules.Lookup(rules.RuleReportUpward).Ref(), "Model answer:", `"attempted"`, "Step 2 of 2"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("after step 1 the view lacks %q:\n%s", want, view)
+		}
+	}
+
+	want := rules.Score(rules.CoordinatorSituation(rules.Transient, 0), rules.EscalateHuman)
+	m, _ = drive(m, press(retryKey()))
+	if ex.actionV == nil || ex.actionV.Grade.Correct() {
+		t.Fatalf("retry_same after the cap scored %+v", ex.actionV)
+	}
+	m, _ = drive(m, press(fmt.Sprint(slices.Index(rules.Actions, rules.EscalateHuman)+1)))
+	if ex.actionV.Grade != want.Grade || want.Grade != rules.GradeBest {
+		t.Fatalf("escalate_human scored %+v, want %+v", ex.actionV, want)
+	}
+	if !strings.Contains(m.View(), "✓ Correct: 4 Escalate to a human") {
+		t.Errorf("no ✓ for the coordinator's move:\n%s", m.View())
+	}
+}
+
+// TestExerciseOnlyOnSubagentScenarios: e does nothing on other scenarios
+// and is not in their help.
+func TestExerciseOnlyOnSubagentScenarios(t *testing.T) {
+	m := openTimeout(t, Options{}, press("enter"), press("e"))
+	if _, ok := m.(*App).top().(*scenarioScreen); !ok {
+		t.Fatal("e left a scenario that is not a subagent's")
+	}
+	if strings.Contains(m.View(), "e exercise") {
+		t.Error("e is offered on a scenario without a propagation exercise")
+	}
+}
+
+// TestAgentsAutoPlay plays with p through a fake clock: every step is
+// revealed in order, no real pause exceeds 2 s, and p pauses.
+func TestAgentsAutoPlay(t *testing.T) {
+	var pauses []time.Duration
+	orig := agentsTick
+	agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd {
+		pauses = append(pauses, d)
+		return func() tea.Msg { return agentsTickMsg{owner: owner, gen: gen} }
+	}
+	defer func() { agentsTick = orig }()
+
+	m := openAgents(t, catalog(t), refundWindowID, size120, press("+"), press("+")) // 1× → 4×
+	s := agentsOf(t, m)
+	if got := agentSpeeds[s.speed]; got != 4 {
+		t.Fatalf("speed %g after two +", got)
+	}
+	if !strings.Contains(m.View(), "speed 4×") {
+		t.Errorf("the speed is not shown:\n%s", m.View())
+	}
+	m, _ = drive(m, press("p"))
+	if !s.done() || s.playing {
+		t.Fatalf("auto-play stopped early: %d+%d shown, playing %v", s.sides[0].shown, s.sides[1].shown, s.playing)
+	}
+	if len(pauses) == 0 {
+		t.Fatal("no ticks")
+	}
+	saw16 := false
+	for _, d := range pauses {
+		if d > maxPause || d < minPause {
+			t.Errorf("pause %v outside [%v, %v]", d, minPause, maxPause)
+		}
+		saw16 = saw16 || d == maxPause
+	}
+	if !saw16 {
+		t.Errorf("the 16 s wait at 4× was not capped at 2 s: %v", pauses)
+	}
+	if !strings.Contains(m.View(), "✓ both runs played out") {
+		t.Errorf("no end status:\n%s", m.View())
+	}
+	// p again restarts; p once more pauses (a stale tick is ignored).
+	m, _ = drive(m, press("r"))
+	if s.sides[0].shown != 0 || s.sides[1].shown != 0 {
+		t.Fatal("r did not restart")
+	}
+	agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd { return nil }
+	m, _ = drive(m, press("p"), press("p"))
+	if s.playing {
+		t.Error("p did not pause")
+	}
+	m, _ = drive(m, agentsTickMsg{owner: s, gen: s.gen - 1})
+	if s.sides[0].shown+s.sides[1].shown != 0 {
+		t.Error("a stale tick revealed a step")
+	}
+	_ = m
+}
+
+func TestPauseFor(t *testing.T) {
+	for _, c := range []struct {
+		gap, speed float64
+		want       time.Duration
+	}{
+		{16, 4, maxPause}, {2, 4, 500 * time.Millisecond}, {1, 1, time.Second}, {0, 1, minPause}, {0.2, 10, minPause}, {1, 0.5, maxPause},
+	} {
+		if got := pauseFor(c.gap, c.speed); got != c.want {
+			t.Errorf("pauseFor(%g, %g) = %v, want %v", c.gap, c.speed, got, c.want)
+		}
+	}
+}
+
+// TestHomeOpensAgentsPicker: Agents is no longer "coming"; its picker
+// lists the series first and filters like the lab list.
+func TestHomeOpensAgentsPicker(t *testing.T) {
+	m := New(Options{Catalog: catalog(t)})
+	in := []tea.Msg{size120}
+	for range agentsKeyIndex(t) {
+		in = append(in, press("down"))
+	}
+	m, _ = drive(m, append(in, press("enter"))...)
+	view := m.View()
+	if !strings.Contains(view, "pick a run") || !strings.Contains(lineWith(view, "▸"), "Four failures, one afternoon") {
+		t.Fatalf("the picker does not start on the series:\n%s", view)
+	}
+	m, _ = drive(m, press("/"), press("s"), press("t"), press("a"), press("f"), press("f"), press("enter"), press("enter"))
+	s := agentsOf(t, m)
+	if s.id != staffID {
+		t.Errorf("the filter opened %s", s.id)
+	}
+	if !strings.Contains(m.View(), "Agents › "+staffID) {
+		t.Errorf("crumb:\n%s", m.View())
+	}
+}
+
+// TestAgentsFromScenario: a on a scenario plays that scenario; esc goes
+// back to it.
+func TestAgentsFromScenario(t *testing.T) {
+	m := openAgents(t, catalog(t), timeoutID, size120)
+	if s := agentsOf(t, m); s.id != timeoutID || !s.fromScenario {
+		t.Fatalf("opened %s", s.id)
+	}
+	if !strings.Contains(m.View(), timeoutID+" › Agents") {
+		t.Errorf("crumb:\n%s", m.View())
+	}
+	m, _ = drive(m, press("esc"))
+	if _, ok := m.(*App).top().(*scenarioScreen); !ok {
+		t.Error("esc did not go back to the scenario")
+	}
+}
+
+// TestAgentsRunsMatchEngine: the screen shows the runs agent.Play makes.
+func TestAgentsRunsMatchEngine(t *testing.T) {
+	cat := catalog(t)
+	sc, _ := cat.Get(refundWindowID)
+	want, err := agent.Play(t.Context(), sc.Task(), agent.Naive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := agentsOf(t, openAgents(t, cat, refundWindowID, size120))
+	got := s.runs[sideNaive]
+	if got.Calls != want.Calls || got.Verdict != want.Verdict || len(got.Steps) != len(want.Steps) {
+		t.Errorf("screen run %d calls %q, engine %d calls %q", got.Calls, got.Verdict, want.Calls, want.Verdict)
+	}
+}
+
+// TestEveryScenarioAgents opens the agents screen on every built-in
+// scenario, steps, reveals everything, expands the first call and opens
+// the subagent view where there is one, at three sizes: no panic, no
+// error status, nothing wider than the terminal.
+func TestEveryScenarioAgents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	cat := catalog(t)
+	for _, sc := range cat.Scenarios {
+		t.Run(sc.ID, func(t *testing.T) {
+			m := openAgents(t, cat, sc.ID, size120)
+			check := func(what string) {
+				t.Helper()
+				for _, sz := range [][2]int{{60, 20}, {80, 24}, {120, 40}} {
+					m, _ = drive(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+					for i, l := range strings.Split(m.View(), "\n") {
+						if w := ansi.StringWidth(l); w > sz[0] {
+							t.Fatalf("%s at %dx%d: line %d is %d wide: %q", what, sz[0], sz[1], i, w, l)
+						}
+					}
+				}
+				if st := m.(*App).c.status; st.Kind == StatusError {
+					t.Fatalf("%s: error status: %s", what, st.Text)
+				}
+			}
+			m, _ = drive(m, press(" "), press(" "))
+			check("steps")
+			m, _ = drive(m, press("G"), press("g"), press("enter"))
+			check("expanded")
+			if agentsOf(t, m).mode != modeExpanded {
+				t.Fatalf("the first step is not an expandable call: %s", m.(*App).c.status.Text)
+			}
+			m, _ = drive(m, press("esc"), press("tab"), press("tab"), press("pgdown"))
+			check("summary")
+			s := agentsOf(t, m)
+			for i, r := range s.runs {
+				if r.Verdict == "" || r.FinalMessage == "" {
+					t.Errorf("side %d: no verdict or final message", i)
+				}
+			}
+			m, _ = drive(m, press("c"))
+			_, derr := sc.Delegation()
+			if got := agentsOf(t, m).mode == modeSubagent; got != (derr == nil) {
+				t.Fatalf("subagent view open %v, delegation error %v", got, derr)
+			}
+			check("subagent")
+		})
+	}
+}
+
+// TestAgentsPickerEmptyCatalog: the picker of an empty lab warns.
+func TestAgentsPickerEmptyCatalog(t *testing.T) {
+	m, _ := drive(New(Options{}), append(append([]tea.Msg{size120}, toAgents(t)...), press("enter"))...)
+	if v := m.View(); !strings.Contains(v, "no scenarios are loaded") {
+		t.Errorf("no warning in an empty picker:\n%s", v)
+	}
+}

@@ -1,0 +1,453 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+// The agents screen's layout and drawing: header, timelines, summary,
+// subagent view. Everything here runs in Update or SetSize except View,
+// which only joins the cached pieces.
+
+// decisionLines renders what the coordinator did with the report.
+func (m *agentsScreen) decisionLines(w int) []string {
+	st := m.c.Styles
+	cr := m.coord
+	var out []string
+	if cr.CoordinatorAction == "" {
+		out = append(out, wrapLead(st.OK.Bold(true), "✓ Coordinator:", "no recovery needed; it answers from both records", w, st.Plain)...)
+	} else {
+		e := cr.Report.Error
+		v := rules.Score(rules.CoordinatorSituation(e.ErrorCategory, e.ProtocolCode), cr.CoordinatorAction)
+		head, hs := "✓ Coordinator:", st.OK.Bold(true)
+		if !v.Grade.Correct() {
+			head, hs = "✗ Coordinator:", st.Bad.Bold(true)
+		}
+		out = append(out, wrapLead(hs, head, fmt.Sprintf("%s (%s)", cr.CoordinatorAction.Title(), cr.CoordinatorAction), w, st.Plain)...)
+		out = append(out, wrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
+	}
+	out = append(out, wrapLead(st.Bold, "Says:", "“"+cr.CoordinatorSays+"”", w, st.Plain)...)
+	out = append(out, wrapLead(st.Bold, "Why:", cr.Why, w, st.Plain)...)
+	return out
+}
+
+// refreshTitles sets the timelines' titles: the agent, the style it met
+// and its running virtual clock.
+func (m *agentsScreen) refreshTitles() {
+	names := [2]string{"Naive agent", "Informed agent"}
+	for i, t := range m.sides {
+		title := names[i]
+		if m.styles[i] != "" {
+			title += " · meets " + m.styles[i]
+		}
+		if m.runs[i] != nil {
+			clock := t.clock()
+			if t.done() {
+				clock = m.runs[i].VirtualSeconds
+			}
+			title += " · " + timeLabel(clock)
+			if t.done() {
+				title += " · done"
+			}
+		}
+		t.setTitle(title)
+	}
+}
+
+// refreshSummary rebuilds the summary for what is shown so far.
+func (m *agentsScreen) refreshSummary() {
+	m.summary.SetBuild(m.summary.title, "", m.summaryLines)
+}
+
+// summaryLines compares the two runs: calls, virtual seconds and
+// verdicts (a verdict shows once its run is fully revealed), the per
+// scenario verdicts of a series, and what each agent told the customer
+// and why.
+func (m *agentsScreen) summaryLines(w int) string {
+	st := m.c.Styles
+	if m.runs[0] == nil || m.runs[1] == nil {
+		return st.Muted.Render("The comparison appears here as the runs play.")
+	}
+	names := [2]string{"Naive", "Informed"}
+	var verdicts [2]string
+	var calls [2]int
+	var secs [2]float64
+	for i, r := range m.runs {
+		t := m.sides[i]
+		verdicts[i] = st.Muted.Render("… not started")
+		calls[i], secs[i] = t.calls(), t.clock()
+		switch {
+		case t.done():
+			verdicts[i] = verdictText(st, r)
+			calls[i], secs[i] = r.Calls, r.VirtualSeconds
+		case t.shown > 0:
+			verdicts[i] = st.Muted.Render("… playing")
+		}
+	}
+	row := func(i int, long bool) string {
+		r := st.Bold.Render(padRight(names[i], 9)) + fmt.Sprintf("%3d %-5s", calls[i], pluralWord(calls[i], "call")) + padLeft(fmt.Sprintf("%.1fs", secs[i]), 8)
+		if long {
+			return r + st.Muted.Render(" virtual") + "   " + verdicts[i]
+		}
+		return r + "  " + verdicts[i]
+	}
+	long := ansi.StringWidth(row(0, true)) <= w && ansi.StringWidth(row(1, true)) <= w
+	var out []string
+	for i := range m.runs {
+		r := row(i, long)
+		if ansi.StringWidth(r) > w && m.sides[i].done() {
+			verdicts[i] = compactVerdict(st, m.runs[i])
+			r = row(i, long)
+		}
+		out = append(out, ansi.Truncate(r, w, "…"))
+	}
+	if m.sides[0].done() && m.sides[1].done() {
+		out = append(out, m.compareLine(w)...)
+	}
+	if m.series {
+		out = append(out, "")
+		out = append(out, m.partRows(w)...)
+	}
+	blocks := [2][]string{}
+	wide := w >= sideBySideMin-4
+	bw := w
+	if wide {
+		bw = (w - 3) / 2
+	}
+	for i := range m.runs {
+		blocks[i] = m.toldLines(i, bw)
+	}
+	for i := range blocks {
+		if len(blocks[i]) == 0 && len(blocks[1-i]) > 0 {
+			blocks[i] = []string{st.Muted.Render([2]string{"Naive", "Informed"}[i] + ": still playing…")}
+		}
+	}
+	if len(blocks[0])+len(blocks[1]) > 0 {
+		out = append(out, "")
+		if wide {
+			out = append(out, besideLines(blocks[0], blocks[1], bw, " │ ")...)
+		} else {
+			out = append(out, blocks[0]...)
+			if len(blocks[0]) > 0 && len(blocks[1]) > 0 {
+				out = append(out, "")
+			}
+			out = append(out, blocks[1]...)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// compareLine says in words how the two runs differ.
+func (m *agentsScreen) compareLine(w int) []string {
+	st := m.c.Styles
+	n, i := m.runs[sideNaive], m.runs[sideInformed]
+	var text string
+	switch {
+	case n.Calls > i.Calls:
+		text = fmt.Sprintf("The naive agent made %d more %s and spent %.1fs more virtual time.", n.Calls-i.Calls, pluralWord(n.Calls-i.Calls, "call"), n.VirtualSeconds-i.VirtualSeconds)
+	case n.Calls == i.Calls:
+		text = fmt.Sprintf("Both agents made %s.", plural(n.Calls, "call"))
+	default:
+		text = fmt.Sprintf("The informed agent made %d more %s (it corrected, confirmed or escalated).", i.Calls-n.Calls, pluralWord(i.Calls-n.Calls, "call"))
+	}
+	return wrapLines(st.Muted, text, w)
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// partRows is the per-scenario table of a series: each agent's verdict
+// and calls on each task, shown as each part is revealed.
+func (m *agentsScreen) partRows(w int) []string {
+	st := m.c.Styles
+	nParts := min(len(m.runs[0].Parts), len(m.runs[1].Parts))
+	idW := len("Per scenario")
+	for _, p := range m.runs[0].Parts {
+		idW = max(idW, ansi.StringWidth(p.Scenario))
+	}
+	idW = min(idW, max(w/3, 8))
+	colW := max((w-idW-2)/2-1, 4)
+	out := []string{st.Muted.Render(padRight("Per scenario", idW) + "  " + padRight("naive", colW) + " " + "informed")}
+	for j := range nParts {
+		row := padRight(m.runs[0].Parts[j].Scenario, idW) + "  "
+		for i := range m.runs {
+			p := m.runs[i].Parts[j]
+			cell := st.Muted.Render("…")
+			if m.partDone(i, j) {
+				cell = verdictText(st, p) + st.Muted.Render(" · "+plural(p.Calls, "call"))
+				if ansi.StringWidth(cell) > colW {
+					cell = shortVerdict(st, p) + st.Muted.Render(" · "+plural(p.Calls, "call"))
+				}
+			}
+			row += padRight(cell, colW)
+			if i == 0 {
+				row += " "
+			}
+		}
+		out = append(out, ansi.Truncate(row, w, "…"))
+	}
+	return out
+}
+
+// partDone reports whether part j of side i is fully revealed.
+func (m *agentsScreen) partDone(i, j int) bool {
+	end := 0
+	for k := 0; k <= j && k < len(m.runs[i].Parts); k++ {
+		end += len(m.runs[i].Parts[k].Steps)
+	}
+	return m.sides[i].shown >= end
+}
+
+// toldLines is what agent i told the customer and why, once its run (or
+// a series part) is fully revealed.
+func (m *agentsScreen) toldLines(i, w int) []string {
+	st := m.c.Styles
+	r := m.runs[i]
+	names := [2]string{"Naive", "Informed"}
+	var out []string
+	if len(r.Parts) > 0 {
+		for j, p := range r.Parts {
+			if !m.partDone(i, j) {
+				break
+			}
+			if len(out) == 0 {
+				out = append(out, st.Bold.Render(names[i]+" told the customer:"))
+			}
+			out = append(out, hangLead(st.Accent, p.Scenario+":", "“"+oneLineText(p.FinalMessage)+"”", w, st.Plain, 2)...)
+			out = append(out, hangLead(st.Muted, "  why:", oneLineText(p.Why), w, st.Muted, 7)...)
+		}
+		if m.sides[i].done() {
+			out = append(out, wrapLead(st.Bold, "In all:", fmt.Sprintf("%d tasks, %s, %.1fs of virtual time.", len(r.Parts), plural(r.Calls, "call"), r.VirtualSeconds), w, st.Plain)...)
+		}
+		return out
+	}
+	if !m.sides[i].done() {
+		return nil
+	}
+	out = append(out, wrapLead(st.Bold, names[i]+" told the customer:", "“"+oneLineText(r.FinalMessage)+"”", w, st.Plain)...)
+	out = append(out, wrapLead(st.Bold, "Why:", oneLineText(r.Why), w, st.Plain)...)
+	return out
+}
+
+// layout sizes the header and the panes of the current mode. It runs in
+// Update and SetSize; View only joins the cached pieces.
+func (m *agentsScreen) layout() {
+	w, h := m.w, m.h
+	m.stacked = w < sideBySideMin
+	hdr := m.headerLines(w, h)
+	if maxH := max(h/3, 1); len(hdr) > maxH {
+		hdr = hdr[:maxH]
+	}
+	if h <= 0 || w <= 0 {
+		hdr = nil
+	}
+	m.header, m.headerH = strings.Join(hdr, "\n"), len(hdr)
+	rest := max(h-m.headerH, 0)
+	switch m.mode {
+	case modeExpanded:
+		m.layoutPair(m.exp[0], m.exp[1], m.expFocus, w, rest)
+	case modeSubagent:
+		iw := max(w-3, 1)
+		want := len(m.decisionLines(iw)) + 2
+		decH := min(want, max(rest/3, 4))
+		decH = max(min(decH, rest), 0)
+		pairH := rest - decH
+		m.layoutPair(m.sub.p, m.report, m.subFocus, w, pairH)
+		if m.stacked {
+			// The subagent's timeline is short: the report gets the rest.
+			want := strings.Count(m.sub.build(iw), "\n") + 3
+			top := max(min(want, pairH*3/5), min(3, pairH))
+			m.sub.setSize(w, top)
+			m.report.SetSize(w, pairH-top)
+		}
+		m.sub.follow()
+		m.decision.SetSize(w, decH)
+	default:
+		sumWant := m.summaryWant(max(w-3, 1))
+		limit := rest * 2 / 5
+		switch {
+		case m.focus == focusSummary:
+			limit = rest * 3 / 5
+		case rest < 26:
+			limit = 4 // the two verdict rows; tab here for the rest
+		}
+		sumH := max(min(sumWant, limit), min(4, rest))
+		timeH := rest - sumH
+		if m.stacked {
+			a := timeH / 2
+			if m.focus == sideNaive {
+				a = (timeH*3 + 4) / 5
+			} else if m.focus == sideInformed {
+				a = timeH * 2 / 5
+			}
+			m.sides[0].setSize(w, a)
+			m.sides[1].setSize(w, timeH-a)
+		} else {
+			m.sides[0].setSize(w/2, timeH)
+			m.sides[1].setSize(w-w/2, timeH)
+		}
+		m.summary.SetSize(w, sumH)
+		title := "Summary"
+		if _, ih := m.summary.inner(); m.focus != focusSummary && m.summary.vp.TotalLineCount() > ih {
+			title += " · tab here to scroll"
+		}
+		m.summary.SetTitle(title)
+	}
+}
+
+// summaryWant is the summary pane's height with all of its content.
+func (m *agentsScreen) summaryWant(iw int) int {
+	return strings.Count(m.summaryLines(iw), "\n") + 1 + 2
+}
+
+// layoutPair sizes two panes side by side, or stacked with the focused
+// one (index f) taller.
+func (m *agentsScreen) layoutPair(a, b *pane, f, w, h int) {
+	h = max(h, 0)
+	if !m.stacked {
+		a.SetSize(w/2, h)
+		b.SetSize(w-w/2, h)
+		return
+	}
+	top := h / 2
+	switch f {
+	case 0:
+		top = (h*3 + 4) / 5
+	case 1:
+		top = h * 2 / 5
+	}
+	top = max(min(top, h), min(3, h))
+	a.SetSize(w, top)
+	b.SetSize(w, h-top)
+}
+
+// headerLines is the title, the situation (when there is room) and the
+// playback controls.
+func (m *agentsScreen) headerLines(w, h int) []string {
+	if w <= 0 {
+		return nil
+	}
+	st := m.c.Styles
+	chip := func(k, label, value string) string {
+		s := st.ChipKey.Render(k) + " " + st.ChipLabel.Render(label)
+		if value != "" {
+			s += " " + st.ChipValue.Render(value)
+		}
+		return s
+	}
+	switch m.mode {
+	case modeExpanded:
+		right := st.Muted.Render(m.expPart.scenario + " · " + m.expPart.style + " style")
+		title := fmt.Sprintf("%s · %s %s at %s", m.whoLabel(), m.expStep.Kind, m.expStep.Tool, timeLabel(m.expStep.T))
+		return []string{joinEnds(st.Title.Render(title), right, w)}
+	case modeSubagent:
+		lines := []string{joinEnds(st.Title.Render("Subagent view · "+m.title), st.Muted.Render("§5 recover locally, report once"), w)}
+		if h >= 24 {
+			lines = append(lines, wrapLines(st.Muted, "The coordinator asked a subagent to gather a customer and an order; the scenario's failure hits one of the two calls. It retries transient failures itself (3 resends after 1 s, 2 s, 4 s) and sends ONE report upward.", w)...)
+		}
+		return lines
+	}
+	right := ""
+	if m.sc != nil {
+		t, _ := scenarios.TopicByID(m.sc.Topic)
+		right = st.Muted.Render(strings.TrimSpace(m.sc.Section + " · " + t.Title))
+	} else if m.series {
+		right = st.Muted.Render("naive vs informed")
+	}
+	if ansi.StringWidth(m.title)+ansi.StringWidth(right)+2 > w {
+		right = ""
+	}
+	lines := []string{joinEnds(st.Title.Render(m.title), right, w)}
+	if h >= 28 && m.situation != "" {
+		sit := strings.Split(ansi.Wrap(m.situation, w, ""), "\n")
+		if len(sit) > 2 {
+			sit = sit[:2]
+			sit[1] = ansi.Truncate(sit[1], max(w-1, 0), "") + "…"
+		}
+		for _, l := range sit {
+			lines = append(lines, st.Muted.Render(l))
+		}
+	}
+	state := "⏸ paused"
+	switch {
+	case m.playing:
+		state = "▶ playing"
+	case m.loaded && m.done():
+		state = "■ all shown"
+	}
+	build := func(compact bool) []string {
+		var chips []string
+		if !compact {
+			chips = append(chips, chip("space", "step", ""))
+		}
+		chips = append(chips, chip("p", state, ""), chip("+/-", "speed", speedLabel(agentSpeeds[m.speed])))
+		if compact {
+			chips = append(chips, st.ChipValue.Render(timeLabel(m.now)))
+		} else {
+			chips = append(chips, st.ChipLabel.Render("virtual")+" "+st.ChipValue.Render(timeLabel(m.now)))
+		}
+		switch {
+		case m.loading:
+			chips = append(chips, st.Info.Render("• playing the runs…"))
+		case m.loaded:
+			shown := m.sides[0].shown + m.sides[1].shown
+			total := len(m.sides[0].steps) + len(m.sides[1].steps)
+			chips = append(chips, st.ChipLabel.Render(fmt.Sprintf("%d/%d steps", shown, total)))
+			if m.delegErr == nil {
+				chips = append(chips, chip("c", "subagent", ""))
+			}
+		}
+		return chips
+	}
+	chips := build(false)
+	if len(packChips(chips, w, "   ")) > 1 {
+		chips = build(true)
+	}
+	return append(lines, packChips(chips, w, "   ")...)
+}
+
+// View joins the cached header and panes.
+func (m *agentsScreen) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	var blocks []string
+	if m.headerH > 0 {
+		blocks = append(blocks, m.header)
+	}
+	pair := func(a, b *pane) {
+		if m.stacked {
+			for _, p := range []*pane{a, b} {
+				if p.h > 0 {
+					blocks = append(blocks, p.View())
+				}
+			}
+		} else if a.h > 0 {
+			blocks = append(blocks, joinColumns(a.View(), b.View()))
+		}
+	}
+	switch m.mode {
+	case modeExpanded:
+		pair(m.exp[0], m.exp[1])
+	case modeSubagent:
+		pair(m.sub.p, m.report)
+		if m.decision.h > 0 {
+			blocks = append(blocks, m.decision.View())
+		}
+	default:
+		pair(m.sides[0].p, m.sides[1].p)
+		if m.summary.h > 0 {
+			blocks = append(blocks, m.summary.View())
+		}
+	}
+	return strings.Join(blocks, "\n")
+}
