@@ -96,7 +96,7 @@ func (a *app) rootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&a.content, "content", "", "directory of extra or replacement scenario *.yaml files (instructors)")
 	root.PersistentFlags().StringVar(&a.stateDir, "state-dir", "", "where progress is kept (default: $XDG_STATE_HOME/errorlab)")
-	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.questionsCmd(), a.reportCmd())
+	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.quizCmd(), a.questionsCmd(), a.reportCmd())
 	return root
 }
 
@@ -128,7 +128,49 @@ func (a *app) catalog() (*scenarios.Catalog, error) {
 	return nil, err
 }
 
-func (a *app) lab(id string) error {
+func (a *app) quizCmd() *cobra.Command {
+	var mode, topic string
+	var count, minutes int
+	var seed uint64
+	var pass float64
+	cmd := &cobra.Command{
+		Use:   "quiz",
+		Short: "Exam-style practice: practice, a timed mock exam, or review of what you missed",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := quiz.ParseMode(mode)
+			if err != nil {
+				return usageError{err}
+			}
+			if topic != "" && quiz.TopicTitle(topic) == topic {
+				ids := make([]string, len(quiz.Topics))
+				for i, t := range quiz.Topics {
+					ids[i] = t.ID
+				}
+				return usagef("unknown --topic %q: use one of %s", topic, strings.Join(ids, ", "))
+			}
+			if count < 0 || minutes < 0 {
+				return usagef("--count and --minutes must not be negative")
+			}
+			if pass < 0 || pass > 100 {
+				return usagef("--pass is a percentage from 1 to 100 (got %g)", pass)
+			}
+			return a.open(&ui.QuizStart{Mode: m, Topic: topic, Count: count, Minutes: minutes, Seed: seed, PassMark: pass / 100}, "")
+		},
+	}
+	cmd.Flags().StringVar(&mode, "mode", "practice", "practice, exam or review")
+	cmd.Flags().StringVar(&topic, "topic", "", "only this topic (see `errorlab questions list`)")
+	cmd.Flags().IntVar(&count, "count", 0, "number of questions (default 10; exam 20)")
+	cmd.Flags().IntVar(&minutes, "minutes", 0, "exam time limit in minutes (default 1.5 per question)")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed for a reproducible order")
+	cmd.Flags().Float64Var(&pass, "pass", 70, "exam pass line, percent")
+	return cmd
+}
+
+func (a *app) lab(id string) error { return a.open(nil, id) }
+
+// open starts the TUI at a scenario or in a quiz session.
+func (a *app) open(q *ui.QuizStart, id string) error {
 	if !a.isTerminal() {
 		return usagef("the lab is a full-screen terminal program and stdout is not a terminal.\n" +
 			"Run it in a terminal, or use `errorlab scenarios list` / `errorlab scenarios show ID --json` in scripts")
@@ -142,7 +184,7 @@ func (a *app) lab(id string) error {
 			return unknownScenario(c, id)
 		}
 	}
-	opts := ui.Options{Catalog: c, ScenarioID: id}
+	opts := ui.Options{Catalog: c, ScenarioID: id, Quiz: q}
 	store, err := quiz.Open(a.stateDir)
 	switch {
 	case err != nil:

@@ -444,3 +444,22 @@ func TestReportChangesNothing(t *testing.T) {
 		t.Fatal("report moved or changed the corrupt file")
 	}
 }
+
+func TestQuizFlags(t *testing.T) {
+	code, _, errOut, started := cli(t, true, "quiz", "--mode", "exam", "--count", "12", "--minutes", "15", "--seed", "9", "--pass", "80", "--topic", "empty")
+	if code != 0 || started == nil || started.Quiz == nil {
+		t.Fatalf("exit %d %s", code, errOut)
+	}
+	q := started.Quiz
+	if q.Mode != "exam" || q.Count != 12 || q.Minutes != 15 || q.Seed != 9 || q.PassMark != 0.8 || q.Topic != "empty" {
+		t.Fatalf("quiz start: %+v", q)
+	}
+	for _, args := range [][]string{{"quiz", "--mode", "cram"}, {"quiz", "--topic", "astrology"}, {"quiz", "--pass", "120"}, {"quiz", "--count", "-1"}} {
+		if code, _, _, started := cli(t, true, args...); code != 2 || started != nil {
+			t.Errorf("%v: exit %d", args, code)
+		}
+	}
+	if code, _, errOut, _ := cli(t, false, "quiz"); code != 2 || !strings.Contains(errOut, "not a terminal") {
+		t.Fatalf("quiz without a terminal: exit %d %s", code, errOut)
+	}
+}

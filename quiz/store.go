@@ -62,6 +62,15 @@ type Progress struct {
 	Exams         []ExamRecord              `json:"exams"`
 }
 
+// clone deep-copies the progress, so callers cannot change a store's
+// snapshot by accident.
+func (p *Progress) clone() *Progress {
+	b, _ := json.Marshal(p)
+	out := newProgress()
+	_ = json.Unmarshal(b, out)
+	return out
+}
+
 func newProgress() *Progress {
 	return &Progress{SchemaVersion: SchemaVersion, Scenarios: map[string]ScenarioRecord{}, Items: map[string]ItemRecord{}}
 }
@@ -126,15 +135,29 @@ func (s *Store) keepAside(ce *corruptError) error {
 	return nil
 }
 
-// Path is the progress file's location.
+// Memory returns a Store that keeps progress in memory only: for a lab
+// whose state directory cannot be written, and for tests.
+func Memory() *Store {
+	s := &Store{}
+	s.cache = newProgress()
+	return s
+}
+
+// Path is the progress file's location ("" for a Memory store).
 func (s *Store) Path() string { return s.path }
 
 type corruptError struct{ err error }
 
 func (e *corruptError) Error() string { return e.err.Error() }
 
-// readLocked reads the file; a missing file is a fresh Progress.
+// readLocked reads the file; a missing file is a fresh Progress. A
+// Memory store returns a copy of what it holds.
 func (s *Store) readLocked() (*Progress, error) {
+	if s.path == "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.cache.clone(), nil
+	}
 	data, err := os.ReadFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newProgress(), nil
@@ -183,10 +206,11 @@ func (s *Store) Load() (*Progress, error) {
 		p, err = s.readLocked()
 		return err
 	})
-	if err == nil {
-		s.remember(p)
+	if err != nil {
+		return nil, err
 	}
-	return p, err
+	s.remember(p)
+	return p.clone(), nil
 }
 
 func (s *Store) remember(p *Progress) {
@@ -215,8 +239,10 @@ func (s *Store) Update(fn func(*Progress) error) error {
 			return err
 		}
 		p.SchemaVersion = SchemaVersion
-		if err := writeAtomic(s.path, p); err != nil {
-			return err
+		if s.path != "" {
+			if err := writeAtomic(s.path, p); err != nil {
+				return err
+			}
 		}
 		s.remember(p)
 		return nil

@@ -236,3 +236,19 @@ func TestCorruptionWhileRunningIsKeptAsideOnTheNextSave(t *testing.T) {
 		t.Fatal("the answer given after the corruption was lost")
 	}
 }
+
+func TestMemoryStoreKeepsAnswersWithoutFiles(t *testing.T) {
+	s := Memory()
+	if err := s.RecordScenario("a", "retry_same", "best", true); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.RecordItem("q", "layers", false, t0)
+	p, _ := s.Load()
+	if !s.Solved("a") || p.Items["q"].Box != BoxMissed || s.Path() != "" {
+		t.Fatalf("memory store: %+v", p)
+	}
+	p.Scenarios["b"] = ScenarioRecord{Solved: true}
+	if s.Solved("b") {
+		t.Fatal("changing a loaded snapshot changed the store")
+	}
+}

@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 )
 
@@ -47,39 +48,40 @@ type Options struct {
 	// honours NO_COLOR and the terminal's colour profile. A server (wish)
 	// passes one renderer per session.
 	Renderer *lipgloss.Renderer
+	// Quiz, when set, opens a practice, exam or review session at start.
+	Quiz *QuizStart
 	// Notice, when set, is shown in the status line of the first screen:
 	// a progress file kept aside, progress that cannot be saved.
 	Notice string
 }
 
-// Progress remembers which scenarios the learner has answered correctly.
-// Solved must be cheap (the UI caches it but calls it when a list opens);
-// MarkSolved's error is shown in the status line.
+// Progress is where the learner's progress goes: scenarios answered,
+// questions and drills (Leitner boxes), exam history. *quiz.Store
+// implements it (on disk, or in memory with quiz.Memory). Solved must be
+// cheap: screens call it while drawing lists.
 type Progress interface {
 	Solved(id string) bool
 	MarkSolved(id string) error
+	// RecordScenario records one answer on a lab scenario; solved marks
+	// it ✓ (a right first answer).
+	RecordScenario(id, action, grade string, solved bool) error
+	RecordItem(id, topic string, correct bool, at time.Time) error
+	RecordExam(e quiz.ExamRecord) error
+	Load() (*quiz.Progress, error)
 }
 
 // NewMemoryProgress returns a Progress kept in memory, safe for concurrent
 // use.
-func NewMemoryProgress() Progress { return &memoryProgress{m: map[string]bool{}} }
+func NewMemoryProgress() Progress { return quiz.Memory() }
 
-type memoryProgress struct {
-	mu sync.Mutex
-	m  map[string]bool
-}
-
-func (p *memoryProgress) Solved(id string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.m[id]
-}
-
-func (p *memoryProgress) MarkSolved(id string) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.m[id] = true
-	return nil
+// QuizStart opens the app directly in a quiz session (`errorlab quiz`).
+type QuizStart struct {
+	Mode     quiz.Mode
+	Topic    string  // "" = every topic
+	Count    int     // 0 = the mode's default
+	Minutes  int     // exam time limit; 0 = 90 s per question
+	Seed     uint64  // 0 = from the clock
+	PassMark float64 // exam pass line as a fraction; 0 = quiz.DefaultPassMark
 }
 
 // Run starts the app full screen (alternate screen) and returns when the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/errorlab/errorlab/quiz"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -179,6 +180,7 @@ func TestQInFilterDoesNotQuit(t *testing.T) {
 
 // recordingProgress records MarkSolved calls.
 type recordingProgress struct {
+	*quiz.Store
 	mu     sync.Mutex
 	solved map[string]bool
 }
@@ -197,7 +199,7 @@ func (p *recordingProgress) MarkSolved(id string) error {
 }
 
 func TestCorrectAnswerMarksProgress(t *testing.T) {
-	prog := &recordingProgress{solved: map[string]bool{}}
+	prog := &recordingProgress{Store: quiz.Memory(), solved: map[string]bool{}}
 	cat := catalog(t)
 	sc, _ := cat.Get(timeoutID)
 	m := openTimeout(t, Options{Catalog: cat, Progress: prog}, press("enter"))
