@@ -5,6 +5,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/wire"
 )
@@ -25,7 +26,20 @@ func (r *runner) informed() error {
 		sit.RetriesExhausted = sit.Category == rules.Transient && retries >= rules.MaxRetries
 		rec, needsRecovery := rules.Recommend(sit)
 		if !needsRecovery {
-			r.finish("Here is what I found: "+summary(ex), Resolved, "The call succeeded; the agent answered from the result.")
+			lead := "Here is what I found: "
+			if call.Tool != "" && !mockserver.ReadOnly(call.Tool) {
+				lead = "Done: "
+			}
+			why := "The call succeeded; the agent answered from the result."
+			switch {
+			case confirmed:
+				why = "The tool refused until the customer said yes (requiresUserAction); the agent asked, got the yes, and called again with confirmedByUser: true (LESSON-RULES §9)."
+			case corrected:
+				why = fmt.Sprintf("The input was malformed (validation, isRetryable false); the agent corrected it and made a new call instead of resending (LESSON-RULES §2). The new call: %s.", describe(call))
+			case retries > 0:
+				why = fmt.Sprintf("The failure was transient (isRetryable true); the agent resent the same call after %s of capped backoff and it worked (LESSON-RULES §2).", plural(retries, "wait"))
+			}
+			r.finish(lead+summary(ex), Resolved, why)
 			return nil
 		}
 		switch rec.Best {

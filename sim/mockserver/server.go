@@ -129,6 +129,10 @@ func ToolNames() []string {
 // HasTool reports whether the mock server offers a tool of that name.
 func HasTool(name string) bool { _, found := specFor(name); return found }
 
+// ReadOnly reports whether a tool only reads (a lookup or a search) rather
+// than changing something (a refund, an escalation).
+func ReadOnly(name string) bool { t, _ := specFor(name); return t.readOnly }
+
 // ExampleArguments returns a valid example call's arguments for a tool.
 func ExampleArguments(name string) map[string]any {
 	t, _ := specFor(name)
