@@ -275,10 +275,10 @@ func TestOtherSituations(t *testing.T) {
 			rules.RetrySame:          wrong(rules.RuleRecoverLocally),
 			rules.FixInput:           wrong(rules.RuleTransient),
 			rules.ExplainAlternative: wrong(rules.RuleReportUpward),
-			rules.EscalateHuman:      acceptable(rules.RuleReportUpward),
-			rules.RequestCredentials: wrong(rules.RulePermission),
+			rules.EscalateHuman:      wrong(rules.RuleReportUpward),
+			rules.RequestCredentials: wrong(rules.RuleReportUpward),
 			rules.AcceptEmpty:        wrong(rules.RuleAccessFailure),
-			rules.AskConfirmation:    wrong(rules.RuleConfirmation),
+			rules.AskConfirmation:    wrong(rules.RuleReportUpward),
 			rules.FixClient:          wrong(rules.RuleExecutionLayer),
 			rules.ReportPartial:      best(rules.RuleReportUpward),
 		}},
@@ -306,26 +306,43 @@ func TestPlainSuccessNeedsNoRecovery(t *testing.T) {
 // a non-retryable error it cannot fix, it propagates ONE report". A
 // subagent that meets a business refusal or a missing permission cannot
 // fix either (it does not talk to the customer, and it cannot become
-// another principal), so reporting upward with its partial results must
-// not be graded wrong. A validation error it can fix itself, so there a
-// report stays wrong.
+// another principal), so reporting upward with its partial results is
+// the move. A validation error it can fix itself.
 func TestSubagentReportsWhatItCannotFix(t *testing.T) {
 	for _, c := range []rules.Category{rules.Business, rules.Permission} {
 		t.Run(string(c)+" in a subagent", func(t *testing.T) {
 			s := rules.Situation{Layer: rules.LayerExecution, Category: c, InSubagent: true}
 			v := rules.Score(s, rules.ReportPartial)
-			if !v.Grade.Correct() {
-				t.Errorf("report_partial graded %s (%s: %q); §5 says a subagent propagates a non-retryable error it cannot fix", v.Grade, v.Rule.Ref(), v.Why)
+			if v.Grade != rules.GradeBest || v.Rule.ID != rules.RuleReportUpward {
+				t.Errorf("report_partial graded %s under %s (%q); §5 says a subagent propagates a non-retryable error it cannot fix", v.Grade, v.Rule.Ref(), v.Why)
+			}
+			if v := rules.Score(s, rules.RetrySame); v.Grade != rules.GradeWrong {
+				t.Errorf("retry_same on a %s error in a subagent graded %s", c, v.Grade)
 			}
 		})
 	}
+	t.Run("unconfirmed refund in a subagent", func(t *testing.T) {
+		s := rules.Situation{Layer: rules.LayerExecution, Category: rules.Business, RequiresUserAction: true, InSubagent: true}
+		if v := rules.Score(s, rules.ReportPartial); !v.Grade.Correct() {
+			t.Errorf("report_partial graded %s: a subagent cannot ask the customer itself", v.Grade)
+		}
+	})
 	t.Run("validation in a subagent", func(t *testing.T) {
 		s := rules.Situation{Layer: rules.LayerExecution, Category: rules.Validation, InSubagent: true}
-		if v := rules.Score(s, rules.ReportPartial); v.Grade != rules.GradeWrong || v.Rule.ID != rules.RuleRecoverLocally {
-			t.Errorf("report_partial on a fixable validation error: %s %s, want wrong %s", v.Grade, v.Rule.ID, rules.RuleRecoverLocally)
+		if v := rules.Score(s, rules.FixInput); v.Grade != rules.GradeBest || v.Rule.ID != rules.RuleValidation {
+			t.Errorf("fix_input in a subagent graded %s under %s, want best under %s", v.Grade, v.Rule.ID, rules.RuleValidation)
 		}
-		if v := rules.Score(s, rules.FixInput); v.Grade != rules.GradeBest {
-			t.Errorf("fix_input in a subagent graded %s, want best", v.Grade)
+		if v := rules.Score(s, rules.RetrySame); v.Grade != rules.GradeWrong {
+			t.Errorf("retry_same on a validation error in a subagent graded %s", v.Grade)
+		}
+	})
+	t.Run("transient within the cap in a subagent", func(t *testing.T) {
+		s := rules.Situation{Layer: rules.LayerExecution, Category: rules.Transient, InSubagent: true}
+		if v := rules.Score(s, rules.RetrySame); v.Grade != rules.GradeBest {
+			t.Errorf("retry_same graded %s: a subagent recovers transient failures locally", v.Grade)
+		}
+		if v := rules.Score(s, rules.ReportPartial); v.Grade != rules.GradeWrong || v.Rule.ID != rules.RuleRecoverLocally {
+			t.Errorf("report_partial on a first transient failure graded %s under %s, want wrong under %s", v.Grade, v.Rule.ID, rules.RuleRecoverLocally)
 		}
 	})
 }
