@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -190,8 +191,7 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 		attempt := s.nextAttempt(t.name)
 		style := s.opts.Style
 
-		rawArgs, _ := json.Marshal(req.Params.Arguments)
-		if errs := s.validator.check(t.name, rawArgs); errs != nil {
+		if errs := s.validator.checkValue(t.name, req.Params.Arguments); errs != nil {
 			return schemaFailure(t.name, errs, t.example).render(style)
 		}
 		args, _ := req.Params.Arguments.(map[string]any)
@@ -318,11 +318,16 @@ func mustMarshal(v any) []byte {
 // of mcp-go: under 2025-06-18, arguments that break a tool's inputSchema
 // get a -32602 protocol error (LESSON-RULES §1).
 func (s *Server) HandleMessage(ctx context.Context, raw []byte) []byte {
-	if !json.Valid(raw) {
-		return parseErrorReply
+	var h requestHead
+	if err := json.Unmarshal(raw, &h); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || !json.Valid(raw) {
+			return parseErrorReply
+		}
+		h = requestHead{} // valid JSON of another shape: mcp-go answers it
 	}
-	s.observe(raw)
-	if reply := s.preflight(raw); reply != nil {
+	s.observeHead(h)
+	if reply := s.preflightHead(h); reply != nil {
 		return reply
 	}
 	resp := s.mcp.HandleMessage(ctx, json.RawMessage(raw))
@@ -346,7 +351,13 @@ type requestHead struct {
 // observe records the revision a client negotiates with initialize.
 func (s *Server) observe(raw []byte) {
 	var h requestHead
-	if json.Unmarshal(raw, &h) != nil || h.Method != string(mcp.MethodInitialize) {
+	if json.Unmarshal(raw, &h) == nil {
+		s.observeHead(h)
+	}
+}
+
+func (s *Server) observeHead(h requestHead) {
+	if h.Method != string(mcp.MethodInitialize) {
 		return
 	}
 	if r, err := rules.ParseRevision(h.Params.ProtocolVersion); err == nil {
@@ -361,11 +372,14 @@ func (s *Server) observe(raw []byte) {
 // Options.Revision.
 func (s *Server) RevisionOf(raw []byte) rules.Revision {
 	var h requestHead
-	if json.Unmarshal(raw, &h) == nil {
-		if v, isStr := h.Params.Meta[mcp.MetaKeyProtocolVersion].(string); isStr {
-			if r, err := rules.ParseRevision(v); err == nil {
-				return r
-			}
+	_ = json.Unmarshal(raw, &h)
+	return s.revisionOfHead(h)
+}
+
+func (s *Server) revisionOfHead(h requestHead) rules.Revision {
+	if v, isStr := h.Params.Meta[mcp.MetaKeyProtocolVersion].(string); isStr {
+		if r, err := rules.ParseRevision(v); err == nil {
+			return r
 		}
 	}
 	s.mu.Lock()
@@ -381,10 +395,17 @@ func (s *Server) RevisionOf(raw []byte) rules.Revision {
 // Later revisions let the call through and the handler answers isError.
 func (s *Server) preflight(raw []byte) []byte {
 	var h requestHead
-	if json.Unmarshal(raw, &h) != nil || h.Method != string(mcp.MethodToolsCall) || len(h.ID) == 0 {
+	if json.Unmarshal(raw, &h) != nil {
 		return nil
 	}
-	if s.RevisionOf(raw).InputSchemaLayer() != rules.LayerProtocol || !HasTool(h.Params.Name) {
+	return s.preflightHead(h)
+}
+
+func (s *Server) preflightHead(h requestHead) []byte {
+	if h.Method != string(mcp.MethodToolsCall) || len(h.ID) == 0 {
+		return nil
+	}
+	if s.revisionOfHead(h).InputSchemaLayer() != rules.LayerProtocol || !HasTool(h.Params.Name) {
 		return nil
 	}
 	errs := s.validator.check(h.Params.Name, h.Params.Arguments)

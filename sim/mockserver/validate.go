@@ -52,7 +52,24 @@ func (v *inputValidator) check(tool string, args json.RawMessage) []FieldError {
 	if err != nil {
 		return []FieldError{{Field: "arguments", Expected: "a JSON object"}}
 	}
-	err = sch.Validate(inst)
+	return validateInstance(sch, inst)
+}
+
+// checkValue is check for arguments already decoded from JSON (maps,
+// slices, float64...), as mcp-go hands them to a tool handler.
+func (v *inputValidator) checkValue(tool string, args any) []FieldError {
+	sch, found := v.schemas[tool]
+	if !found {
+		return nil
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return validateInstance(sch, args)
+}
+
+func validateInstance(sch *jsonschema.Schema, inst any) []FieldError {
+	err := sch.Validate(inst)
 	if err == nil {
 		return nil
 	}

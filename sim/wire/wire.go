@@ -42,6 +42,8 @@ const (
 type Message struct {
 	Dir   Direction `json:"dir"`
 	Bytes []byte    `json:"-"`
+
+	head *msgHead // parsed once, on first use
 }
 
 // MarshalJSON writes {dir, method?, id?, raw} with raw as a JSON string.
@@ -57,10 +59,17 @@ func (m Message) MarshalJSON() ([]byte, error) {
 
 // Method is the JSON-RPC method of a request or notification, "" for a
 // response or unparsable bytes.
-func (m Message) Method() string { return head(m.Bytes).Method }
+func (m Message) Method() string { return m.parsed().Method }
 
 // ID is the message's id as JSON text ("3", "\"a\"", "null"), "" if none.
-func (m Message) ID() string { return head(m.Bytes).idString() }
+func (m Message) ID() string { return m.parsed().idString() }
+
+func (m Message) parsed() msgHead {
+	if m.head != nil {
+		return *m.head
+	}
+	return head(m.Bytes)
+}
 
 type msgHead struct {
 	ID     json.RawMessage `json:"id"`
@@ -195,7 +204,8 @@ type recorder struct {
 func (r *recorder) add(dir Direction, b []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.msgs = append(r.msgs, Message{Dir: dir, Bytes: append([]byte(nil), b...)})
+	h := head(b)
+	r.msgs = append(r.msgs, Message{Dir: dir, Bytes: append([]byte(nil), b...), head: &h})
 	if r.cond != nil {
 		r.cond.Broadcast()
 	}
