@@ -37,8 +37,10 @@ const (
 	// server writes a sanitized isError result instead; in every other style
 	// mcp-go sends -32603, the anti-pattern of LESSON-RULES §1.
 	FaultGoError FaultKind = "go_error"
-	// FaultPanic: the handler panics; the server's recovery turns it into a
-	// sanitized internal-error result.
+	// FaultPanic: the handler panics. In the good style the server's
+	// recovery turns it into a sanitized internal-error result with a
+	// correlationId; in a bad style it is left to mcp-go's WithRecovery,
+	// which answers -32603 carrying the panic text.
 	FaultPanic FaultKind = "panic"
 )
 
