@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/parser"
 
 	"github.com/errorlab/errorlab/assets"
 	"github.com/errorlab/errorlab/scenarios"
@@ -162,30 +161,12 @@ func DefaultBank() (*Bank, error) {
 	return LoadBank(sub, "embedded:questions")
 }
 
-// QuestionProblem is one thing wrong in a question file, at a position.
-type QuestionProblem struct {
-	File         string
-	Line, Column int
-	Msg          string
-}
-
-func (p QuestionProblem) String() string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Msg)
-	}
-	return fmt.Sprintf("%s: %s", p.File, p.Msg)
-}
+// QuestionProblem is one thing wrong in a question file, at a position
+// (the same shape as a scenario file's problem).
+type QuestionProblem = scenarios.Problem
 
 // BankError lists every problem found; when it is returned nothing loaded.
-type BankError struct{ Problems []QuestionProblem }
-
-func (e *BankError) Error() string {
-	out := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		out[i] = p.String()
-	}
-	return strings.Join(out, "\n")
-}
+type BankError = scenarios.LoadError
 
 // ValidateQuestionsDir checks a directory of question files and returns
 // the problems (empty when all is well) and the number of questions.
@@ -253,7 +234,7 @@ func LoadBank(fsys fs.FS, label string) (*Bank, error) {
 		for i, q := range qs {
 			q.File = file
 			at := func(field, msg string, a ...any) {
-				line, col := locateQ(data, fmt.Sprintf("$[%d]%s", i, field))
+				line, col := scenarios.Locate(data, fmt.Sprintf("$[%d]%s", i, field))
 				problems = append(problems, QuestionProblem{File: file, Line: line, Column: col, Msg: fmt.Sprintf(msg, a...)})
 			}
 			validateQuestion(q, at)
@@ -267,31 +248,9 @@ func LoadBank(fsys fs.FS, label string) (*Bank, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &BankError{problems}
+		return nil, &BankError{Problems: problems}
 	}
 	return b, nil
-}
-
-func locateQ(data []byte, p string) (int, int) {
-	f, err := parser.ParseBytes(data, 0)
-	if err != nil {
-		return 1, 1
-	}
-	for p != "$" && p != "" {
-		if yp, err := yaml.PathString(p); err == nil {
-			if n, err := yp.FilterFile(f); err == nil && n != nil {
-				if tk := n.GetToken(); tk != nil && tk.Position != nil {
-					return tk.Position.Line, tk.Position.Column
-				}
-			}
-		}
-		i := strings.LastIndexAny(p, ".[")
-		if i <= 0 {
-			break
-		}
-		p = p[:i]
-	}
-	return 1, 1
 }
 
 func validateQuestion(q *Question, at func(field, msg string, a ...any)) {

@@ -284,11 +284,14 @@ func yamlProblem(file string, err error) Problem {
 // at locates a YAML path in the file for a problem; an unknown path falls
 // back to line 1.
 func at(file string, data []byte, p, msg string) Problem {
-	line, col := locate(data, p)
+	line, col := Locate(data, p)
 	return Problem{File: file, Line: line, Column: col, Msg: msg}
 }
 
-func locate(data []byte, p string) (int, int) {
+// Locate returns the line and column of a YAML path ("$.call.raw",
+// "$[3].options[1]") in a content file, falling back to the nearest parent
+// that exists, and to 1:1.
+func Locate(data []byte, p string) (int, int) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return 1, 1
