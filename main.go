@@ -188,17 +188,17 @@ func (a *app) open(q *ui.QuizStart, id string) error {
 	store, err := quiz.Open(a.stateDir)
 	switch {
 	case err != nil:
-		// The lab still works; only saving does not.
+		// The lab still works; only saving does not. The full reason goes
+		// to stderr, which shows again when the lab closes.
 		opts.Progress = ui.NewMemoryProgress()
-		opts.Notice = fmt.Sprintf("⚠ Progress will not be saved this session: %v. Use --state-dir to pick a writable place.", err)
+		opts.Notice = "⚠ Progress is not being saved this session (use --state-dir for a writable place; the reason is printed when you quit)"
+		fmt.Fprintf(a.stderr, "errorlab: progress will not be saved: %v\nUse --state-dir to pick a writable place.\n", err)
 	default:
 		opts.Progress = store
 		if store.Notice != "" {
-			opts.Notice = "⚠ " + store.Notice
+			opts.Notice = "⚠ Your progress file could not be read; it was kept aside and a fresh one started (details printed when you quit)"
+			fmt.Fprintln(a.stderr, "errorlab:", store.Notice)
 		}
-	}
-	if opts.Notice != "" {
-		fmt.Fprintln(a.stderr, "errorlab:", opts.Notice)
 	}
 	return a.runTUI(opts)
 }

@@ -403,7 +403,7 @@ func TestUnwritableStateStillOpensTheLab(t *testing.T) {
 	if code != 0 || started == nil || started.Progress == nil {
 		t.Fatalf("exit %d; the lab did not open without a writable state dir: %s", code, errOut.String())
 	}
-	if !strings.Contains(started.Notice, "will not be saved") {
+	if !strings.Contains(started.Notice, "not being saved") {
 		t.Fatalf("the learner is not told progress is not saved: %q", started.Notice)
 	}
 }
@@ -418,7 +418,7 @@ func TestCorruptProgressNoticeReachesTheLab(t *testing.T) {
 	if code := a.run([]string{"--state-dir", dir}); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if started == nil || !strings.Contains(started.Notice, ".corrupt-") {
+	if started == nil || !strings.Contains(started.Notice, "kept aside") {
 		t.Fatalf("notice for the TUI: %+v", started)
 	}
 }

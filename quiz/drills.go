@@ -256,7 +256,7 @@ func defectsDrill(s *scenarios.Scenario, st mockserver.Style, ex wire.Exchange, 
 	if _, leak := found[grade.DefectLeak]; leak || st == mockserver.StyleRawException {
 		topic = "safety"
 	}
-	stem := fmt.Sprintf("%s\n\nThe agent sent %s. The server answered in the %q style, shown below. What is wrong with this response?", situation(s), callText(s), st.Label())
+	stem := fmt.Sprintf("%s\n\nThe agent sent %s. The server answered in the %q style (the response shown). What is wrong with this response?", situation(s), callText(s), st.Label())
 	return &Item{ID: "drill/defects/" + s.ID + "/" + string(st), Kind: KindSpotDefects, Topic: topic, Rule: "§3 §6", Difficulty: 2,
 		Stem: stem, Exhibit: wire.Pretty(ex.Response), ExhibitTitle: "Response (server → client)", Parts: []Part{p}, Scenario: s.ID, After: s.Takeaway}
 }

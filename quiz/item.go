@@ -124,11 +124,11 @@ func FromQuestion(q *Question) *Item {
 		correct[i] = true
 	}
 	p := Part{Multi: q.Multi}
-	if q.Multi {
+	if q.Multi && !strings.Contains(strings.ToLower(q.Stem), "all that apply") {
 		p.Prompt = "Choose all that apply."
 	}
 	for i, o := range q.Options {
-		p.Choices = append(p.Choices, Choice{Text: o.Text, Explanation: o.Explanation, Correct: correct[i]})
+		p.Choices = append(p.Choices, Choice{Text: strings.TrimSpace(o.Text), Explanation: strings.TrimSpace(o.Explanation), Correct: correct[i]})
 	}
 	return &Item{ID: q.ID, Kind: KindQuestion, Topic: q.Topic, Rule: q.Rule, Difficulty: q.Difficulty,
 		Stem: strings.TrimSpace(q.Stem), Parts: []Part{p}, Scenario: q.Scenario}

@@ -247,7 +247,7 @@ func stepLines(st *Styles, s agent.Step, w, timeW int, selected, focused bool) [
 	case agent.StepCall, agent.StepEscalate:
 		what := string(s.Kind) + " " + s.Tool
 		if len(s.Arguments) > 0 {
-			what += " " + compactJSON(s.Arguments)
+			what += " " + argsJSON(s.Arguments)
 		}
 		out = append(out, lead+sym+bodySt.Render(ansi.Truncate(sanitize(oneLineText(what)), room, "…")))
 		osym, otext, ost := stepOutcome(st, s)

@@ -127,7 +127,9 @@ func New(opts Options) tea.Model {
 	h.Styles = c.Styles.Help
 	a := &App{c: c, help: h}
 	a.stack = []screen{newHome(c)}
-	if opts.ScenarioID != "" {
+	if opts.Quiz != nil {
+		a.stack = append(a.stack, newQuizMenu(c, opts.Quiz))
+	} else if opts.ScenarioID != "" {
 		a.stack = append(a.stack, newLabList(c))
 		if sc, ok := cat.Get(opts.ScenarioID); ok {
 			a.stack = append(a.stack, newScenarioScreen(c, sc))
@@ -162,7 +164,12 @@ type App struct {
 func (a *App) top() screen { return a.stack[len(a.stack)-1] }
 
 // Init implements tea.Model.
-func (a *App) Init() tea.Cmd { return nil }
+func (a *App) Init() tea.Cmd {
+	if qm, ok := a.top().(*quizMenu); ok {
+		return qm.Activate() // `errorlab quiz`: build the pool, then start
+	}
+	return nil
+}
 
 // Update implements tea.Model: global keys first, navigation messages,
 // then everything else goes to the active screen.
@@ -177,6 +184,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.key(msg)
 	case openLabMsg:
 		cmd = a.push(newLabList(a.c))
+	case openQuizMsg:
+		cmd = a.push(newQuizMenu(a.c, nil))
+	case quizNavMsg:
+		cmd = a.quizNav(msg)
 	case openReferenceMsg:
 		cmd = a.push(newReference(a.c))
 	case openScenarioMsg:
@@ -240,6 +251,9 @@ func (a *App) key(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, g.Help):
 		a.help.ShowAll = !a.help.ShowAll
+		return nil
+	case key.Matches(k, g.Back) && a.help.ShowAll:
+		a.help.ShowAll = false // esc closes the full help first
 		return nil
 	case key.Matches(k, g.Back):
 		if bh, ok := top.(backHandler); ok && bh.Back() {
@@ -374,7 +388,7 @@ func joinEnds(left, right string, w int) string {
 
 // tooSmallView centres the size message, wrapped to the width.
 func tooSmallView(w, h int) string {
-	msg := fmt.Sprintf("terminal too small: need at least %dx%d, have %dx%d", MinWidth, MinHeight, w, h)
+	msg := fmt.Sprintf("terminal too small: need at least %dx%d, have %dx%d · q quits", MinWidth, MinHeight, w, h)
 	msg = ansi.Wrap(msg, w, "")
 	lines := strings.Split(msg, "\n")
 	if len(lines) > h {
@@ -431,12 +445,3 @@ func (c *Common) refreshSolved() {
 func (c *Common) Solved(id string) bool { return c.solved[id] }
 
 func (c *Common) solvedCount() int { return len(c.solved) }
-
-// markSolved records a correct answer; the error is the Progress store's.
-func (c *Common) markSolved(id string) error {
-	if err := c.Progress.MarkSolved(id); err != nil {
-		return err
-	}
-	c.solved[id] = true
-	return nil
-}

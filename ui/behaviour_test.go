@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"github.com/errorlab/errorlab/quiz"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/sim/wire"
 )
 
@@ -81,7 +82,7 @@ func TestWriteExportsExactBytes(t *testing.T) {
 	dir := t.TempDir()
 	m := openTimeout(t, Options{ExportDir: dir}, press("enter"), press("w"))
 	ex := scenarioOf(t, m).cur().last
-	path := filepath.Join(dir, exportName(timeoutID, "good", "2025-11-25"))
+	path := filepath.Join(dir, exportName(timeoutID, "good", "2025-11-25", 1))
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("no export file: %v\nstatus: %s", err, m.(*App).c.status.Text)
@@ -178,11 +179,17 @@ func TestQInFilterDoesNotQuit(t *testing.T) {
 	}
 }
 
-// recordingProgress records MarkSolved calls.
+// recordingProgress records every answer given to it.
 type recordingProgress struct {
 	*quiz.Store
-	mu     sync.Mutex
-	solved map[string]bool
+	mu      sync.Mutex
+	solved  map[string]bool
+	answers []recordedAnswer
+}
+
+type recordedAnswer struct {
+	id, action, grade string
+	solved            bool
 }
 
 func (p *recordingProgress) Solved(id string) bool {
@@ -192,33 +199,75 @@ func (p *recordingProgress) Solved(id string) bool {
 }
 
 func (p *recordingProgress) MarkSolved(id string) error {
+	return p.RecordScenario(id, "", "best", true)
+}
+
+func (p *recordingProgress) RecordScenario(id, action, grade string, solved bool) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.solved[id] = true
+	p.answers = append(p.answers, recordedAnswer{id, action, grade, solved})
+	p.solved[id] = p.solved[id] || solved
 	return nil
 }
 
-func TestCorrectAnswerMarksProgress(t *testing.T) {
+// TestOnlyARightFirstAnswerSolves: a wrong answer then the right one is
+// recorded twice and does not mark the scenario solved; a right first
+// answer on a later visit does, and the lab list shows its ✓.
+func TestOnlyARightFirstAnswerSolves(t *testing.T) {
 	prog := &recordingProgress{Store: quiz.Memory(), solved: map[string]bool{}}
 	cat := catalog(t)
 	sc, _ := cat.Get(timeoutID)
 	m := openTimeout(t, Options{Catalog: cat, Progress: prog}, press("enter"))
 	m, _ = drive(m, press("2")) // fix_input: wrong here
-	if prog.Solved(timeoutID) {
-		t.Fatal("a wrong answer marked the scenario solved")
-	}
 	if !strings.Contains(m.View(), "✗ Not the best move") {
 		t.Errorf("no ✗ verdict:\n%s", m.View())
 	}
 	m, _ = drive(m, press(retryKey()))
-	if !prog.Solved(timeoutID) {
-		t.Fatal("a correct answer did not call MarkSolved")
+	if !strings.Contains(m.View(), "✓ Correct") {
+		t.Errorf("no ✓ verdict after the right answer:\n%s", m.View())
+	}
+	if prog.Solved(timeoutID) {
+		t.Fatal("trying numbers until ✓ marked the scenario solved")
+	}
+	want := []recordedAnswer{{timeoutID, "fix_input", "wrong", false}, {timeoutID, "retry_same", "best", false}}
+	if !slices.Equal(prog.answers, want) {
+		t.Errorf("recorded %+v, want %+v", prog.answers, want)
+	}
+	if line := lineWith(m.View(), "not marked solved"); line == "" {
+		t.Errorf("the status does not say the answer was not counted:\n%s", m.View())
 	}
 	m, _ = drive(m, press("esc")) // back to the lab list
-	line := lineWith(m.View(), sc.Title)
-	if !strings.Contains(line, "✓") {
+	if line := lineWith(m.View(), sc.Title); strings.Contains(line, "✓") {
+		t.Errorf("the lab list shows ✓ for %s after wrong-then-right: %q", timeoutID, line)
+	}
+
+	// A new visit: the right answer first.
+	m, _ = drive(m, openScenarioMsg{ID: timeoutID}, press("enter"), press(retryKey()))
+	if !prog.Solved(timeoutID) {
+		t.Fatalf("a right first answer did not mark the scenario solved; recorded %+v", prog.answers)
+	}
+	if last := prog.answers[len(prog.answers)-1]; last != (recordedAnswer{timeoutID, "retry_same", "best", true}) {
+		t.Errorf("last answer recorded as %+v", last)
+	}
+	if line := lineWith(m.View(), "✓ solved"); line == "" {
+		t.Errorf("the status does not say solved:\n%s", m.View())
+	}
+	m, _ = drive(m, press("esc"))
+	if line := lineWith(m.View(), sc.Title); !strings.Contains(line, "✓") {
 		t.Errorf("the lab list shows no ✓ for %s: %q\n%s", timeoutID, line, m.View())
 	}
+}
+
+// TestFirstAnswerCountsPerRevision: after a wrong first answer, r (another
+// revision) gives one new first answer.
+func TestFirstAnswerCountsPerRevision(t *testing.T) {
+	prog := &recordingProgress{Store: quiz.Memory(), solved: map[string]bool{}}
+	m := openTimeout(t, Options{Progress: prog}, press("enter"), press("2"))
+	m, _ = drive(m, press("r"), press("enter"), press(retryKey()))
+	if !prog.Solved(timeoutID) {
+		t.Fatalf("a right first answer under another revision did not count; recorded %+v", prog.answers)
+	}
+	_ = m
 }
 
 func TestVerdictParts(t *testing.T) {

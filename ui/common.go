@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/rules"
 )
 
 // Minimum terminal size for the layout; below it the app shows a message.
@@ -35,6 +36,22 @@ type Common struct {
 
 	status Status
 	solved map[string]bool // cache of Progress.Solved, by scenario id
+}
+
+// recordScenario records one answer on a lab scenario; solved (a right
+// first answer) also marks it ✓ in the cache. The error is the Progress
+// store's.
+func (c *Common) recordScenario(id string, a rules.Action, g rules.Grade, solved bool) error {
+	if err := c.Progress.RecordScenario(id, string(a), string(g), solved); err != nil {
+		return err
+	}
+	if solved {
+		if c.solved == nil {
+			c.solved = map[string]bool{}
+		}
+		c.solved[id] = true
+	}
+	return nil
 }
 
 // StatusKind says how a status line reads: each has its own symbol, so

@@ -2,8 +2,10 @@ package ui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,9 +34,38 @@ type exportRecord struct {
 	ClassificationError string                `json:"classificationError,omitempty"`
 }
 
-// exportName is errorlab-<id>-<style>-<rev>.json.
-func exportName(id string, style mockserver.Style, rev rules.Revision) string {
-	return fmt.Sprintf("errorlab-%s-%s-%s.json", id, style, rev)
+// exportName is errorlab-<id>-<style>-<rev>-attempt<n>.json. writeExport
+// adds -2, -3, ... before .json when the name is taken.
+func exportName(id string, style mockserver.Style, rev rules.Revision, attempt int) string {
+	return fmt.Sprintf("errorlab-%s-%s-%s-attempt%d.json", id, style, rev, attempt)
+}
+
+// maxExportSuffix bounds the search for a free file name.
+const maxExportSuffix = 999
+
+// createFresh creates dir/name, or dir/name-2.json, -3, ... if it exists,
+// never replacing a file, and returns the open file and its path.
+func createFresh(dir, name string) (*os.File, string, error) {
+	ext := filepath.Ext(name)
+	base := strings.TrimSuffix(name, ext)
+	for n := 1; n <= maxExportSuffix; n++ {
+		candidate := name
+		if n > 1 {
+			candidate = fmt.Sprintf("%s-%d%s", base, n, ext)
+		}
+		path, err := filepath.Abs(filepath.Join(dir, candidate))
+		if err != nil {
+			return nil, "", err
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			return f, path, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, "", err
+		}
+	}
+	return nil, "", fmt.Errorf("%s and %d numbered copies already exist in %s", name, maxExportSuffix-1, dir)
 }
 
 type exportDoneMsg struct {
@@ -56,10 +87,6 @@ func writeExport(dir, name string, rec exportRecord) tea.Cmd {
 		if dir == "" {
 			dir = "."
 		}
-		path, err := filepath.Abs(filepath.Join(dir, name))
-		if err != nil {
-			return exportDoneMsg{err: err}
-		}
 		if c, err := rules.Classify([]byte(rec.Response)); err != nil {
 			rec.ClassificationError = err.Error()
 		} else {
@@ -69,8 +96,17 @@ func writeExport(dir, name string, rec exportRecord) tea.Cmd {
 		if err != nil {
 			return exportDoneMsg{err: err}
 		}
-		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		f, path, err := createFresh(dir, name)
+		if err != nil {
 			return exportDoneMsg{err: err}
+		}
+		_, err = f.Write(append(b, '\n'))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(path) // a half-written file would mislead
+			return exportDoneMsg{err: fmt.Errorf("writing %s: %w", path, err)}
 		}
 		return exportDoneMsg{path: path}
 	}

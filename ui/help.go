@@ -28,13 +28,11 @@ func (a *App) renderHelp(w int) string {
 	a.help.Width = w
 	if a.help.ShowAll && !capturing {
 		groups := top.FullHelp()
-		general := []key.Binding{brief(g.Help, "close help")}
-		if len(a.stack) > 1 {
-			general = append(general, g.Back)
-		}
-		general = append(general, g.Quit, g.Force)
+		// While the full help is open, esc closes it (it does not go back).
+		closeHelp := key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close help"))
+		general := []key.Binding{closeHelp, g.Quit, g.Force}
 		groups = append(groups, general)
-		full := a.help.FullHelpView(groups)
+		full := a.fullHelpRows(groups, w)
 		// Keep at least a few body lines visible under a tall help.
 		maxH := max(a.c.Height-2-6, 1)
 		lines := strings.Split(full, "\n")
@@ -55,6 +53,45 @@ func (a *App) renderHelp(w int) string {
 		tail = append(tail, g.Quit)
 	}
 	return strings.Join(a.shortHelpLines(bs, tail, w), "\n")
+}
+
+// fullHelpRows renders the full help's columns at width w, moving the
+// columns that do not fit onto further rows instead of cutting them (the
+// global keys, last, would be the first to go).
+func (a *App) fullHelpRows(groups [][]key.Binding, w int) string {
+	m := a.help
+	m.Width = 0
+	sepW := lipgloss.Width(m.FullSeparator)
+	var rows []string
+	var cur [][]key.Binding
+	curW := 0
+	for _, g := range groups {
+		gw := lipgloss.Width(m.FullHelpView([][]key.Binding{g}))
+		if gw == 0 {
+			continue // no enabled binding in the group
+		}
+		if len(cur) > 0 && curW+sepW+gw > w {
+			rows = append(rows, m.FullHelpView(cur))
+			cur, curW = nil, 0
+		}
+		if len(cur) > 0 {
+			curW += sepW
+		}
+		cur, curW = append(cur, g), curW+gw
+	}
+	if len(cur) > 0 {
+		rows = append(rows, m.FullHelpView(cur))
+	}
+	for i, r := range rows {
+		lines := strings.Split(r, "\n")
+		for j, l := range lines {
+			if lipgloss.Width(l) > w {
+				lines[j] = ansi.Truncate(l, w, "…")
+			}
+		}
+		rows[i] = strings.Join(lines, "\n")
+	}
+	return strings.Join(rows, "\n")
 }
 
 // brief returns a copy of b with a shorter description for the help bar.

@@ -22,7 +22,7 @@ func homeItems() []homeItem {
 		{name: "Lab", desc: "Trigger a failure on the mock MCP server, read the exact request and response, choose the agent's next move.", open: openLabMsg{}},
 		{name: "Reference", desc: "The lesson rules as tables: two layers, four categories, metadata, empty or failed, recovery, decisions.", open: openReferenceMsg{}},
 		{name: "Agents", desc: "Two simulated agents side by side on the same failures: one guesses, one reads the metadata.", open: openAgentPickerMsg{}},
-		{name: "Practice & exam", desc: "Exam-style questions on categories, retries and recovery, scored with explanations.", coming: true},
+		{name: "Practice & exam", desc: "Practice by topic, a timed mock exam, review of what you missed, and your results.", open: openQuizMsg{}},
 		{name: "Check a server", desc: "Grade the error responses of any MCP server against the lesson rules.", coming: true},
 		{name: "Serve", desc: "Run the mock server over stdio for your own MCP client or agent.", coming: true},
 	}

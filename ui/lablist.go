@@ -338,7 +338,11 @@ func (m *labList) View() string {
 		legend = "/ to filter · ⇄ also has a subagent view (c)"
 	}
 	summary := fmt.Sprintf("%d %s%s", len(m.all), noun, tail)
-	if m.filter.Value() != "" && !m.filter.Focused() {
+	switch {
+	case m.filter.Value() != "" && m.filter.Focused():
+		// Live while typing; the query is in the input line below.
+		summary = fmt.Sprintf("%d of %d match%s", len(m.shown), len(m.all), tail)
+	case m.filter.Value() != "":
 		summary = fmt.Sprintf("%d of %d match %q%s", len(m.shown), len(m.all), m.filter.Value(), tail)
 	}
 	out = append(out, joinEnds(" "+st.Title.Render(title), st.Muted.Render(summary)+" ", m.w))

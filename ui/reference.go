@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -137,6 +139,14 @@ type refDoc struct {
 
 func (d *refDoc) add(s string) { d.lines = append(d.lines, strings.Split(s, "\n")...) }
 
+// rpcCode matches a JSON-RPC error code such as -32602.
+var rpcCode = regexp.MustCompile(`-(32[0-9]{3})\b`)
+
+// keepCodes joins the minus sign of JSON-RPC codes to their digits with a
+// non-breaking hyphen (U+2011), so wrapping never splits -32602 in two.
+// The Reference is read, never copied, so the substitution is safe.
+func keepCodes(s string) string { return rpcCode.ReplaceAllString(s, "\u2011$1") }
+
 func (d *refDoc) heading(n int, title string) {
 	if len(d.lines) > 0 {
 		d.add("")
@@ -149,9 +159,9 @@ func (d *refDoc) heading(n int, title string) {
 
 // para wraps text to the page width with an optional bold lead-in.
 func (d *refDoc) para(lead, text string) {
-	s := text
+	s := keepCodes(text)
 	if lead != "" {
-		s = lead + " " + text
+		s = lead + " " + s
 	}
 	wrapped := ansi.Wrap(s, d.w, "")
 	if lead != "" && strings.HasPrefix(wrapped, lead) {
@@ -162,7 +172,7 @@ func (d *refDoc) para(lead, text string) {
 
 func (d *refDoc) bullet(text string) {
 	w := max(d.w-2, 1)
-	lines := strings.Split(ansi.Wrap(text, w, ""), "\n")
+	lines := strings.Split(ansi.Wrap(keepCodes(text), w, ""), "\n")
 	for i, l := range lines {
 		if i == 0 {
 			d.add(d.st.Accent.Render("•") + " " + l)
@@ -174,6 +184,18 @@ func (d *refDoc) bullet(text string) {
 
 func (d *refDoc) table(headers []string, rows [][]string) {
 	st := d.st
+	headers = slices.Clone(headers)
+	for i := range headers {
+		headers[i] = keepCodes(headers[i])
+	}
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
+		cells[i] = make([]string, len(r))
+		for j, c := range r {
+			cells[i][j] = keepCodes(c)
+		}
+	}
+	rows = cells
 	t := table.New().
 		Border(lipgloss.RoundedBorder()).
 		BorderStyle(st.TableBorder).

@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -12,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/wire"
@@ -54,6 +58,7 @@ type diffState struct {
 type callDoneMsg struct {
 	owner *scenarioScreen
 	key   runKey
+	gen   int
 	sess  *wire.Session
 	ex    wire.Exchange
 	class string
@@ -91,6 +96,17 @@ type scenarioScreen struct {
 
 	chosen  rules.Action
 	verdict *scenarios.Verdict
+	// caveat explains, under a bad style, that the verdict is graded on
+	// what really happened and what the response on screen fails to say.
+	caveat *styleCaveat
+	// answered marks the revisions answered on this visit: only the first
+	// answer under a revision can mark the scenario solved.
+	answered map[rules.Revision]bool
+	// gen counts resets of the runs (s, r); a call started before a reset
+	// is dropped when it returns.
+	gen int
+	// lowerGen changes whenever the lower panel's content does.
+	lowerGen int
 
 	w, h    int
 	header  string
@@ -100,25 +116,28 @@ type scenarioScreen struct {
 }
 
 type lowerKey struct {
-	chosen  rules.Action
-	rev     rules.Revision
-	compact bool
-	w       int
+	chosen rules.Action
+	rev    rules.Revision
+	style  mockserver.Style
+	mode   actionsMode
+	gen    int
+	w      int
 }
 
 func newScenarioScreen(c *Common, sc *scenarios.Scenario) *scenarioScreen {
 	m := &scenarioScreen{
-		c:     c,
-		sc:    sc,
-		keys:  DefaultScenarioKeys(),
-		style: mockserver.StyleGood,
-		rev:   sc.Revision(),
-		view:  wire.ViewMCP,
-		runs:  map[runKey]*run{},
-		focus: focusRequest,
-		lower: newPane(c),
+		c:        c,
+		sc:       sc,
+		keys:     DefaultScenarioKeys(),
+		style:    sc.FirstStyle(),
+		rev:      sc.Revision(),
+		view:     wire.ViewMCP,
+		runs:     map[runKey]*run{},
+		answered: map[rules.Revision]bool{},
+		focus:    focusRequest,
+		lower:    newPane(c),
 	}
-	if len(sc.Styles) > 0 {
+	if !sc.HasStyle(m.style) && len(sc.Styles) > 0 {
 		m.style = sc.Styles[0]
 	}
 	m.keys.Exercise.SetEnabled(sc.InSubagent)
@@ -154,6 +173,7 @@ func (m *scenarioScreen) Back() bool {
 	if m.diffOn {
 		m.diffOn = false
 		m.refreshPanes()
+		m.refreshCaveat()
 		m.layout()
 		return true
 	}
@@ -213,9 +233,14 @@ func (m *scenarioScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if m.stacked {
 				where = "above, good below"
 			}
-			m.c.SetStatus(StatusInfo, "same call on fresh sessions: %s %s", d.bad.Label(), where)
+			if d.sameResponse() {
+				m.c.SetStatus(StatusInfo, "%s", d.sameReason())
+			} else {
+				m.c.SetStatus(StatusInfo, "same call on fresh sessions: %s %s", d.bad.Label(), where)
+			}
 		}
 		m.refreshPanes()
+		m.refreshCaveat()
 	default:
 		return m, nil
 	}
@@ -230,6 +255,7 @@ func (m *scenarioScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 		if m.diffOn {
 			m.diffOn = false
 			m.refreshPanes()
+			m.refreshCaveat()
 		}
 		return m.call()
 	case key.Matches(k, ks.Choose):
@@ -246,9 +272,12 @@ func (m *scenarioScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 		if m.diffOn {
 			m.diffOn = false
 			m.refreshPanes()
+			m.refreshCaveat()
 			return nil
 		}
-		return m.startDiff()
+		cmd := m.startDiff()
+		m.refreshCaveat()
+		return cmd
 	case key.Matches(k, ks.Focus):
 		m.setFocus((m.focus + 1) % focusCount)
 	case key.Matches(k, ks.FocusRev):
@@ -303,21 +332,26 @@ func (m *scenarioScreen) call() tea.Cmd {
 	var sess *wire.Session
 	if r := m.runs[k]; r != nil {
 		sess = r.sess
+		if m.sc.RetriesExhausted && r.attempts > 0 {
+			// The scenario starts after the last resend the cap allows.
+			m.c.SetStatus(StatusWarn, "the retry cap is spent: decide what the subagent does now (1-9)")
+			return nil
+		}
 	}
 	m.busy = true
-	sc, owner := m.sc, m
+	sc, owner, gen := m.sc, m, m.gen
 	return safe("the call", func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		if sess == nil {
 			s, err := sc.Open(ctx, k.style, k.rev)
 			if err != nil {
-				return callDoneMsg{owner: owner, key: k, err: fmt.Errorf("opening a session: %w", err)}
+				return callDoneMsg{owner: owner, key: k, gen: gen, err: fmt.Errorf("opening a session: %w", err)}
 			}
 			sess = s
 		}
 		ex, err := sess.Call(ctx, sc.Call)
-		msg := callDoneMsg{owner: owner, key: k, sess: sess, ex: ex, err: err}
+		msg := callDoneMsg{owner: owner, key: k, gen: gen, sess: sess, ex: ex, err: err}
 		if err == nil {
 			msg.class = classSummary(ex)
 		}
@@ -326,6 +360,15 @@ func (m *scenarioScreen) call() tea.Cmd {
 }
 
 func (m *scenarioScreen) callDone(msg callDoneMsg) {
+	if msg.gen != m.gen {
+		// The style or revision changed while the call was out: its run
+		// was reset, so this answer belongs to nothing on screen (and the
+		// busy flag to a newer call, if any).
+		if msg.sess != nil {
+			_ = msg.sess.Close()
+		}
+		return
+	}
 	m.busy = false
 	r := m.runs[msg.key]
 	if r == nil {
@@ -347,13 +390,65 @@ func (m *scenarioScreen) callDone(msg callDoneMsg) {
 	r.last, r.class = &ex, msg.class
 	if msg.key == (runKey{m.style, m.rev}) {
 		m.setFocus(focusResponse)
+		label := m.attemptLabel(r.attempts)
 		if m.sc.InSubagent {
-			m.c.SetStatus(StatusInfo, "attempt %d: %s · e opens the propagation exercise", r.attempts, msg.class)
+			m.c.SetStatus(StatusInfo, "%s: %s · e opens the propagation exercise", label, msg.class)
 		} else {
-			m.c.SetStatus(StatusInfo, "attempt %d: %s", r.attempts, msg.class)
+			m.c.SetStatus(StatusInfo, "%s: %s", label, msg.class)
 		}
 		m.refreshPanes()
+		m.refreshCaveat()
 	}
+}
+
+// shownAttempt is the attempt number the learner sees: a scenario whose
+// retries are already spent starts at the last attempt the cap allows.
+func (m *scenarioScreen) shownAttempt(attempts int) int {
+	if m.sc.RetriesExhausted {
+		return attempts + rules.MaxRetries
+	}
+	return attempts
+}
+
+// attemptLabel is "attempt 2", or "attempt 4 of 4 · retry cap spent".
+func (m *scenarioScreen) attemptLabel(attempts int) string {
+	n := m.shownAttempt(attempts)
+	if m.sc.RetriesExhausted {
+		return fmt.Sprintf("attempt %d of %d · retry cap spent", n, rules.MaxRetries+1)
+	}
+	return fmt.Sprintf("attempt %d", n)
+}
+
+// resetRun forgets the response of the current style and revision, so
+// the screen shows no response until the next call, and drops any call
+// still out.
+func (m *scenarioScreen) resetRun() {
+	k := runKey{m.style, m.rev}
+	if r := m.runs[k]; r != nil && r.sess != nil {
+		_ = r.sess.Close()
+	}
+	delete(m.runs, k)
+	m.gen++
+	m.busy = false
+}
+
+// clearVerdict removes the verdict: it belongs to a response that is no
+// longer on screen.
+func (m *scenarioScreen) clearVerdict() {
+	m.chosen, m.verdict, m.caveat = "", nil, nil
+	m.lowerGen++
+}
+
+// styleNoEffect reports whether, under the current revision, the call is
+// refused before any tool runs, so every style gets the same response.
+func (m *scenarioScreen) styleNoEffect() bool {
+	return m.sc.TruthAt(m.rev).Expected.Layer == rules.LayerProtocol
+}
+
+// badStyleMatters reports whether a bad style is selected and changes
+// the response under the current revision.
+func (m *scenarioScreen) badStyleMatters() bool {
+	return !m.style.Good() && !m.styleNoEffect()
 }
 
 // classSummary says what a response is, in a few words, from rules.Classify.
@@ -454,19 +549,39 @@ func (m *scenarioScreen) cycleStyle() tea.Cmd {
 	i := slices.Index(styles, cur)
 	next := styles[(i+1)%len(styles)]
 	m.style = next
-	m.c.SetStatus(StatusInfo, "style %s: %s", next.Label(), next.Description())
+	// The verdict was given on the response of the old style: start over
+	// with no response and no verdict, as r does.
+	m.clearVerdict()
+	m.resetRun()
+	switch {
+	case m.styleNoEffect() && !next.Good():
+		m.c.SetStatus(StatusInfo, "style %s: no effect under %s: this request never reaches a tool, so every style gets the same response", next.Label(), m.rev)
+	default:
+		m.c.SetStatus(StatusInfo, "style %s%s: %s", next.Label(), badMark(next), next.Description())
+	}
 	if m.diffOn {
 		return m.fetchDiff(next)
 	}
+	m.setFocus(focusRequest)
 	m.refreshPanes()
 	return nil
+}
+
+// badMark is " (bad)" for a bad style, "" for the good one.
+func badMark(s mockserver.Style) string {
+	if s.Good() {
+		return ""
+	}
+	return " (bad)"
 }
 
 func (m *scenarioScreen) cycleRevision() tea.Cmd {
 	i := slices.Index(rules.Revisions, m.rev)
 	m.rev = rules.Revisions[(i+1)%len(rules.Revisions)]
-	// The verdict depends on the revision: choose again under this one.
-	m.chosen, m.verdict = "", nil
+	// The verdict depends on the revision: choose again under this one,
+	// on a fresh call.
+	m.clearVerdict()
+	m.resetRun()
 	m.c.SetStatus(StatusInfo, "following spec %s: %s", m.rev, revisionBlurb(m.rev))
 	if m.diffOn {
 		bad := m.style
@@ -475,6 +590,7 @@ func (m *scenarioScreen) cycleRevision() tea.Cmd {
 		}
 		return m.fetchDiff(bad)
 	}
+	m.setFocus(focusRequest)
 	m.refreshPanes()
 	return nil
 }
@@ -504,19 +620,33 @@ func (m *scenarioScreen) choose(digit string) {
 	a := rules.Actions[n-1]
 	v := m.sc.Score(m.rev, a)
 	m.chosen, m.verdict = a, &v
+	m.lowerGen++
+	m.refreshCaveat()
 	m.setFocus(focusLower)
 	m.lowerKey = lowerKey{} // force a rebuild, scrolled to the top
+
+	// Every answer is recorded; only the first one on this visit (under
+	// this revision) can make the scenario solved, so trying numbers
+	// until one is right does not count.
+	first := !m.answered[m.rev]
+	m.answered[m.rev] = true
+	solved := first && v.Grade.Correct()
+	already := m.c.Solved(m.sc.ID)
+	if err := m.c.recordScenario(m.sc.ID, a, v.Grade, solved); err != nil {
+		m.c.SetStatus(StatusError, "%s, but progress was not saved: %v", gradeWord(v.Grade), err)
+		return
+	}
+	next := "n for the next scenario"
+	if m.sc.InSubagent {
+		next = "e for the propagation exercise · " + next
+	}
 	switch {
+	case solved:
+		m.c.SetStatus(StatusOK, "%s: %s · ✓ solved · %s", gradeWord(v.Grade), a.Title(), next)
+	case v.Grade.Correct() && already:
+		m.c.SetStatus(StatusOK, "%s: %s · %s", gradeWord(v.Grade), a.Title(), next)
 	case v.Grade.Correct():
-		if err := m.c.markSolved(m.sc.ID); err != nil {
-			m.c.SetStatus(StatusError, "correct, but progress was not saved: %v", err)
-		} else {
-			next := "n for the next scenario"
-			if m.sc.InSubagent {
-				next = "e for the propagation exercise · " + next
-			}
-			m.c.SetStatus(StatusOK, "%s: %s · %s", gradeWord(v.Grade), a.Title(), next)
-		}
+		m.c.SetStatus(StatusOK, "%s: %s · not marked solved (the first answer counts)", gradeWord(v.Grade), a.Title())
 	default:
 		m.c.SetStatus(StatusError, "not the best move: %s · try another number", a.Title())
 	}
@@ -539,6 +669,20 @@ func gradeWord(g rules.Grade) string {
 	return "not the best move"
 }
 
+// sameResponse reports whether the diff's bad and good responses are
+// byte for byte the same (a request refused before any tool ran).
+func (d *diffState) sameResponse() bool {
+	return bytes.Equal(d.badEx.Response, d.goodEx.Response)
+}
+
+// sameReason says why the styles make no difference to a diff.
+func (d *diffState) sameReason() string {
+	if c, err := d.goodEx.Classify(); err == nil && c.Layer == rules.LayerProtocol {
+		return fmt.Sprintf("Under %s this request never reaches a tool, so the response style makes no difference", d.rev)
+	}
+	return fmt.Sprintf("Under %s the %s style sends the same response as the good one here, so the style makes no difference", d.rev, d.bad.Label())
+}
+
 // refreshPanes sets the two envelope panes from the current state. The
 // lexing happens here (in Update), never in View.
 func (m *scenarioScreen) refreshPanes() {
@@ -553,6 +697,13 @@ func (m *scenarioScreen) refreshPanes() {
 		d := m.diff
 		_, badResp := wire.Render(d.badEx, m.view)
 		_, goodResp := wire.Render(d.goodEx, m.view)
+		if d.sameResponse() {
+			// No ✗ and ✓ here: the two responses are the same bytes.
+			note := d.sameReason() + ": both sides are the same bytes."
+			m.setPaneNote(0, fmt.Sprintf("%s style · %s", d.bad.Label(), badResp.Title), rawOf(d.badEx.Response, badResp, m.view), badResp, note)
+			m.setPaneNote(1, fmt.Sprintf("good style · %s · identical", goodResp.Title), rawOf(d.goodEx.Response, goodResp, m.view), goodResp, note)
+			return
+		}
 		m.setPane(0, fmt.Sprintf("✗ %s (bad) · %s", d.bad.Label(), badResp.Title), rawOf(d.badEx.Response, badResp, m.view), badResp)
 		m.setPane(1, fmt.Sprintf("✓ %s · %s", mockserver.StyleGood.Label(), goodResp.Title), rawOf(d.goodEx.Response, goodResp, m.view), goodResp)
 		return
@@ -560,9 +711,8 @@ func (m *scenarioScreen) refreshPanes() {
 	r := m.cur()
 	if r == nil || r.last == nil {
 		call := m.describeCall()
-		m.panes[0].SetContent("Request", "", func(w int) string {
-			return ansi.Wrap(st.Muted.Render("The agent will send:")+"\n"+call+"\n\n"+
-				st.Muted.Render("Press enter to make the call."), w, "")
+		m.panes[0].SetContent("Request · the agent will send", "", func(w int) string {
+			return wrapCall(call, w) + "\n\n" + ansi.Wrap(st.Muted.Render("Press enter to make the call."), w, "")
 		})
 		m.panes[1].SetContent("Response", "", func(w int) string {
 			return ansi.Wrap(st.Muted.Render("No response yet."), w, "")
@@ -571,31 +721,229 @@ func (m *scenarioScreen) refreshPanes() {
 	}
 	req, resp := wire.Render(*r.last, m.view)
 	m.setPane(0, req.Title, rawOf(r.last.Request, req, m.view), req)
-	m.setPane(1, fmt.Sprintf("%s · attempt %d", resp.Title, r.attempts), rawOf(r.last.Response, resp, m.view), resp)
+	m.setPane(1, fmt.Sprintf("%s · %s", resp.Title, m.attemptLabel(r.attempts)), rawOf(r.last.Response, resp, m.view), resp)
 }
 
+// callLines is how many lines the call summary takes at inner width w.
+func (m *scenarioScreen) callLines(w int) int {
+	return len(strings.Split(wrapCall(m.describeCall(), w), "\n"))
+}
+
+// wrapCall wraps a call summary to w cells, breaking after a comma or at
+// a space (never inside "ORD-4471" at its hyphen), and cutting a token
+// only when it is wider than a line.
+func wrapCall(s string, w int) string {
+	w = max(w, 1)
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		var tokens []string
+		start := 0
+		for i, r := range para {
+			if r == ',' || r == ' ' {
+				tokens = append(tokens, para[start:i+1])
+				start = i + 1
+			}
+		}
+		if start < len(para) {
+			tokens = append(tokens, para[start:])
+		}
+		line := ""
+		flush := func() {
+			out = append(out, strings.TrimRight(line, " "))
+			line = ""
+		}
+		for _, t := range tokens {
+			if line != "" && ansi.StringWidth(strings.TrimRight(line+t, " ")) > w {
+				flush()
+			}
+			if line == "" {
+				t = strings.TrimLeft(t, " ")
+			}
+			for ansi.StringWidth(t) > w {
+				// A token wider than a line: cut it.
+				head := ansi.Truncate(t, w-ansi.StringWidth(line), "")
+				if head == "" {
+					flush()
+					continue
+				}
+				line += head
+				t = t[len(head):]
+				flush()
+			}
+			line += t
+		}
+		flush()
+	}
+	return strings.Join(out, "\n")
+}
+
+// describeCall is what the agent will send: the tool and its arguments as
+// compact JSON (a string "24.99" keeps its quotes), or the raw bytes.
 func (m *scenarioScreen) describeCall() string {
 	c := m.sc.Call
 	if c.Raw != "" {
 		return "hand-written bytes:\n" + c.Raw
 	}
-	return fmt.Sprintf("tools/call %s %s", c.Tool, compactJSON(c.Arguments))
+	return fmt.Sprintf("tools/call %s %s", c.Tool, argsJSON(c.Arguments))
 }
 
-func compactJSON(v map[string]any) string {
+// argsJSON is the arguments as compact JSON with sorted keys, without
+// HTML escaping.
+func argsJSON(v map[string]any) string {
 	if len(v) == 0 {
 		return "{}"
 	}
-	keys := make([]string, 0, len(v))
-	for k := range v {
-		keys = append(keys, k)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
 	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s: %v", k, v[k])
+	return strings.TrimSpace(b.String())
+}
+
+// mockTools is the mock server's tool declarations, for the grader.
+var mockTools = sync.OnceValue(func() []grade.Tool {
+	var out []grade.Tool
+	for _, t := range mockserver.New(mockserver.Options{}).Tools() {
+		out = append(out, grade.Tool{Name: t.Name, InputSchema: t.RawInputSchema, OutputSchema: t.RawOutputSchema})
 	}
-	return "{" + strings.Join(parts, ", ") + "}"
+	return out
+})
+
+// styleCaveat is what the verdict adds under a bad style: the verdict is
+// graded on the scenario's truth, and the response on screen does not
+// say it (or says it only where some clients never look).
+type styleCaveat struct {
+	style    mockserver.Style
+	truth    string          // what really happened, in words
+	gap      string          // what the response fails to tell; "" when it tells it
+	textless bool            // it tells it only in structuredContent
+	findings []grade.Finding // the grader's errors and warnings
+}
+
+// shown is the exchange whose response is on screen for the current
+// style and the attempt it was (the comparison's calls are first calls).
+func (m *scenarioScreen) shown() (*wire.Exchange, int) {
+	if m.diffOn && m.diff != nil {
+		if m.style.Good() {
+			return &m.diff.goodEx, 1
+		}
+		return &m.diff.badEx, 1
+	}
+	if r := m.cur(); r != nil && r.last != nil {
+		return r.last, r.attempts
+	}
+	return nil, 0
+}
+
+// refreshCaveat recomputes the caveat for the verdict and the response
+// now on screen. It runs in Update (the grader is not free).
+func (m *scenarioScreen) refreshCaveat() {
+	old := m.caveat
+	m.caveat = m.computeCaveat()
+	if old != m.caveat {
+		m.lowerGen++
+	}
+}
+
+func (m *scenarioScreen) computeCaveat() *styleCaveat {
+	if m.verdict == nil || !m.badStyleMatters() {
+		return nil
+	}
+	ex, attempt := m.shown()
+	if ex == nil {
+		return nil
+	}
+	if f := m.sc.Failure; f.SucceedOnAttempt > 0 && attempt >= f.SucceedOnAttempt {
+		// The failure has passed (the resend worked): the response on
+		// screen is a real success, not the style hiding a failure.
+		return nil
+	}
+	cl, err := ex.Classify()
+	if err != nil {
+		return nil
+	}
+	truth := m.sc.SituationAt(m.rev)
+	rep := grade.Grade(grade.Input{Request: ex.Request, Response: ex.Response, Tools: mockTools(), Spec: m.rev, Truth: &truth})
+	cv := &styleCaveat{style: m.style, truth: truthText(m.sc.TruthAt(m.rev).Expected, m.sc.RetriesExhausted)}
+	seen := map[grade.Defect]bool{}
+	for _, f := range rep.Findings {
+		if f.Severity == grade.SevNote || seen[f.Defect] {
+			continue
+		}
+		seen[f.Defect] = true
+		cv.findings = append(cv.findings, f)
+		if f.Defect == grade.DefectNoTextBlock {
+			cv.textless = true
+		}
+	}
+	cv.gap = gapText(m.sc.TruthAt(m.rev).Expected, cl)
+	if cv.gap == "" && len(cv.findings) == 0 {
+		return nil
+	}
+	return cv
+}
+
+// truthText says what really happened, e.g. "a transient error
+// (isRetryable true)".
+func truthText(e scenarios.Expected, exhausted bool) string {
+	switch e.Layer {
+	case rules.LayerProtocol:
+		return fmt.Sprintf("a JSON-RPC protocol error (%d): no tool ran", e.ProtocolCode)
+	case rules.LayerSuccess:
+		if e.Empty {
+			return "a valid empty result: the query ran and found nothing"
+		}
+		return "a success"
+	}
+	s := "a tool execution error"
+	if e.ErrorCategory != "" {
+		s = fmt.Sprintf("a %s error", e.ErrorCategory)
+	}
+	if e.IsRetryable != nil {
+		s += fmt.Sprintf(" (isRetryable %v)", *e.IsRetryable)
+	}
+	if exhausted {
+		s += " whose retries are spent"
+	}
+	return s
+}
+
+// gapText says what the response (classified as cl) fails to tell about
+// the truth e, or "" when its classification matches.
+func gapText(e scenarios.Expected, cl rules.Classification) string {
+	switch {
+	case cl.Layer == rules.LayerProtocol && e.Layer != rules.LayerProtocol:
+		return fmt.Sprintf("it is a JSON-RPC error %d, so no tool result reaches the model", cl.ProtocolCode)
+	case cl.Layer == rules.LayerSuccess && e.Layer != rules.LayerSuccess:
+		if cl.Empty {
+			return "it has no isError and reads as a success that found nothing"
+		}
+		return "it has no isError, so it reads as a success, and it carries no errorCategory or isRetryable"
+	case cl.Layer != e.Layer:
+		return fmt.Sprintf("it reads as %s", cl.Layer)
+	case cl.Layer != rules.LayerExecution:
+		return ""
+	}
+	var parts []string
+	switch {
+	case cl.ErrorCategory == "" && cl.IsRetryable == nil:
+		parts = append(parts, "it carries no errorCategory and no isRetryable")
+	case cl.ErrorCategory == "":
+		parts = append(parts, "it carries no errorCategory")
+	case e.ErrorCategory != "" && cl.ErrorCategory != e.ErrorCategory:
+		parts = append(parts, fmt.Sprintf("its errorCategory says %s", cl.ErrorCategory))
+	}
+	if cl.ErrorCategory != "" {
+		switch {
+		case cl.IsRetryable == nil:
+			parts = append(parts, "it carries no isRetryable")
+		case e.IsRetryable != nil && *cl.IsRetryable != *e.IsRetryable:
+			parts = append(parts, fmt.Sprintf("its isRetryable says %v", *cl.IsRetryable))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // rawOf is what y copies from a pane: the exact wire bytes in the MCP
@@ -608,6 +956,11 @@ func rawOf(wireBytes []byte, p wire.Pane, v wire.View) string {
 }
 
 func (m *scenarioScreen) setPane(i int, title, raw string, p wire.Pane) {
+	m.setPaneNote(i, title, raw, p, "")
+}
+
+// setPaneNote is setPane with a muted note above the envelope.
+func (m *scenarioScreen) setPaneNote(i int, title, raw string, p wire.Pane, note string) {
 	var d doc
 	if p.JSON {
 		d = tokenizeJSON(p.Body)
@@ -615,7 +968,12 @@ func (m *scenarioScreen) setPane(i int, title, raw string, p wire.Pane) {
 		d = tokenizePlain(p.Body)
 	}
 	st := m.c.Styles
-	m.panes[i].SetContent(title, raw, func(w int) string { return d.render(w, st) })
+	m.panes[i].SetContent(title, raw, func(w int) string {
+		if note == "" {
+			return d.render(w, st)
+		}
+		return st.Muted.Render(ansi.Wrap(note, w, "")) + "\n\n" + d.render(w, st)
+	})
 }
 
 // ClipText implements clipSource: the focused envelope pane's raw text.
@@ -655,7 +1013,7 @@ func (m *scenarioScreen) ExportRecord() (exportRecord, string, bool, string) {
 		}
 		attempt = 1
 	case m.cur() != nil && m.cur().last != nil:
-		ex, attempt = *m.cur().last, m.cur().attempts
+		ex, attempt = *m.cur().last, m.shownAttempt(m.cur().attempts)
 	default:
 		return exportRecord{}, "", false, "nothing to write yet: make the call first (enter)"
 	}
@@ -663,5 +1021,5 @@ func (m *scenarioScreen) ExportRecord() (exportRecord, string, bool, string) {
 		Scenario: m.sc.ID, Title: m.sc.Title, Spec: ex.Revision, Style: style, Attempt: attempt,
 		Call: ex.Call, Request: string(ex.Request), Response: string(ex.Response),
 	}
-	return rec, exportName(m.sc.ID, style, ex.Revision), true, ""
+	return rec, exportName(m.sc.ID, style, ex.Revision, attempt), true, ""
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/rules"
 )
 
@@ -20,18 +21,63 @@ const sideBySideMin = 100
 // grid, and the focused pane growing at the expense of the others.
 const tightRest = 26
 
+// actionsMode is how the lower panel lists the recovery actions.
+type actionsMode int
+
+const (
+	actionsWrap    actionsMode = iota // one per line, long descriptions wrapped onto more lines
+	actionsCut                        // one per line, long descriptions cut with …
+	actionsCompact                    // a grid of ids
+)
+
 // layout sizes the header, the envelope panes and the lower panel (actions
 // and verdict) for the current size and state. It runs in Update and
 // SetSize; View only joins the cached pieces.
 func (m *scenarioScreen) layout() {
 	w, h := m.w, m.h
 	m.stacked = w < sideBySideMin
-	hdr := m.headerLines(w, false)
+	iw := max(w-3, 1)
+	hdr := m.headerLines(w, false, -1)
 	tight := h-len(hdr) < tightRest
 	if tight {
-		hdr = m.headerLines(w, true)
+		hdr = m.headerLines(w, true, -1)
 	}
-	if maxH := max(h/2, 1); len(hdr) > maxH {
+	height := func(mode actionsMode) int { return len(m.lowerLines(iw, mode)) + 2 }
+	wrapH, cutH, compactH := height(actionsWrap), height(actionsCut), height(actionsCompact)
+	panesMin := 5
+	if m.stacked {
+		panesMin = 6
+	}
+
+	var mode actionsMode
+	var lowerH int
+	respH := -1 // stacked: the response pane's height; -1 = split by focus
+	preCall := tight && !m.hasResponse() && m.focus != focusLower
+	if preCall {
+		// Before the call on a small screen, what must show is the call
+		// the agent will send, every action's number and id, and the
+		// controls; the situation gets the lines left over, then the
+		// (empty) response pane.
+		reqIW := max(w/2-3, 1)
+		if m.stacked {
+			reqIW = iw
+		}
+		reqNeed := m.callLines(reqIW) + 2
+		mode, lowerH = actionsCompact, compactH
+		spare := h - len(m.headerLines(w, true, 0)) - reqNeed - lowerH
+		hdr = m.headerLines(w, true, min(max(spare, 0), 3))
+		rest := max(h-len(hdr), 0)
+		if rest-lowerH < 3 {
+			lowerH = max(rest-3, 0)
+		}
+		if m.stacked {
+			respH = 0
+			if rest-lowerH-reqNeed >= 3 {
+				respH = 3 // "No response yet" when there is room for it
+			}
+		}
+	}
+	if maxH := max(h/2, 1); len(hdr) > maxH && !preCall {
 		hdr = hdr[:maxH]
 	}
 	if h <= 0 {
@@ -40,31 +86,32 @@ func (m *scenarioScreen) layout() {
 	m.header, m.headerH = strings.Join(hdr, "\n"), len(hdr)
 	rest := max(h-m.headerH, 0)
 
-	iw := max(w-3, 1)
-	full := len(m.lowerLines(iw, false)) + 2
-	compactH := len(m.lowerLines(iw, true)) + 2
-	panesMin := 5
-	if m.stacked {
-		panesMin = 6
-	}
-	compact := false
-	var lowerH int
 	switch {
+	case preCall:
 	case !tight:
 		limit := rest * 2 / 5
-		if m.verdict != nil {
+		switch {
+		case m.verdict != nil:
 			limit = rest / 2
+		case m.focus == focusLower:
+			limit = rest * 3 / 5 // tabbing here makes room for the descriptions
 		}
-		want := full
-		if want > limit && m.verdict == nil {
-			compact, want = true, compactH
+		switch {
+		case m.verdict != nil:
+			mode, lowerH = actionsWrap, min(wrapH, limit) // it scrolls anyway
+		case wrapH <= limit:
+			mode, lowerH = actionsWrap, wrapH
+		case cutH <= limit:
+			mode, lowerH = actionsCut, cutH
+		default:
+			mode, lowerH = actionsCompact, min(compactH, limit)
 		}
-		lowerH = min(want, limit)
 	case m.focus == focusLower:
 		// Focused: the full list (scrollable), the panes shrink to a line.
-		lowerH = min(max(rest-panesMin, 4), full)
+		mode = actionsWrap
+		lowerH = min(max(rest-panesMin, 4), wrapH)
 	default:
-		compact = true
+		mode = actionsCompact
 		lowerH = min(compactH, max(rest/3, 4))
 		if rest-compactH >= panesMin+3 {
 			lowerH = compactH
@@ -76,6 +123,8 @@ func (m *scenarioScreen) layout() {
 	if m.stacked {
 		var reqH int
 		switch {
+		case respH >= 0:
+			reqH = panesH - respH
 		case tight && m.focus == focusRequest:
 			reqH = panesH - 3
 		case tight && m.focus == focusResponse:
@@ -95,26 +144,54 @@ func (m *scenarioScreen) layout() {
 		m.panes[1].SetSize(w-w/2, panesH)
 	}
 
-	k := lowerKey{chosen: m.chosen, rev: m.rev, compact: compact, w: iw}
+	k := lowerKey{chosen: m.chosen, rev: m.rev, style: m.style, mode: mode, gen: m.lowerGen, w: iw}
 	if k != m.lowerKey {
 		m.lowerKey = k
-		title := "What should the agent do? Press 1-9"
-		if compact {
-			title += " · tab here for descriptions"
-		}
-		if m.verdict != nil {
-			title = "Verdict under spec " + string(m.rev) + " · 1-9 to try another"
-		}
-		m.lower.SetContent(title, "", func(w int) string {
-			return strings.Join(m.lowerLines(w, compact), "\n")
+		m.lower.SetContent("", "", func(w int) string {
+			return strings.Join(m.lowerLines(w, mode), "\n")
 		})
 	}
+	m.lower.SetTitle(m.lowerTitle(w, mode))
 	m.lower.SetSize(w, lowerH)
 	m.setFocus(m.focus)
 }
 
-// headerLines renders the title, the situation and the controls.
-func (m *scenarioScreen) headerLines(w int, tight bool) []string {
+// lowerTitle is the lower panel's title for an outer width w: the longest
+// of its variants that fits, keeping "(graded on what really happened)"
+// whenever a bad style is on screen.
+func (m *scenarioScreen) lowerTitle(w int, mode actionsMode) string {
+	graded := ""
+	if m.badStyleMatters() {
+		graded = " (graded on what really happened)"
+	}
+	var cands []string
+	if m.verdict != nil {
+		under := "Verdict under spec " + string(m.rev) + graded
+		cands = []string{under + " · 1-9 to try another", under, "Verdict" + graded, "Verdict"}
+	} else {
+		hint := ""
+		switch {
+		case m.focus == focusLower:
+		case mode == actionsCompact:
+			hint = " · tab here for descriptions"
+		case mode == actionsCut:
+			hint = " · tab here for whole descriptions"
+		}
+		ask := "What should the agent do? Press 1-9"
+		cands = []string{ask + graded + hint, ask + graded, "Press 1-9" + graded + hint, "Press 1-9" + graded, "Press 1-9"}
+	}
+	room := w - 8 // the border's corners and padding, and the focus mark
+	for _, c := range cands {
+		if ansi.StringWidth(c) <= room {
+			return c
+		}
+	}
+	return cands[len(cands)-1]
+}
+
+// headerLines renders the title, the situation and the controls. maxSit
+// caps the situation's lines; -1 leaves it to the layout (tight or not).
+func (m *scenarioScreen) headerLines(w int, tight bool, maxSit int) []string {
 	if w <= 0 {
 		return nil
 	}
@@ -128,16 +205,20 @@ func (m *scenarioScreen) headerLines(w int, tight bool) []string {
 
 	sit := strings.Join(strings.Fields(m.sc.Situation), " ")
 	wrapped := strings.Split(ansi.Wrap(sit, w, ""), "\n")
-	maxSit := 6
-	switch {
-	case tight && m.hasResponse():
-		maxSit = 1
-	case tight:
-		maxSit = 3
+	if maxSit < 0 {
+		maxSit = 6
+		switch {
+		case tight && m.hasResponse():
+			maxSit = 1
+		case tight:
+			maxSit = 3
+		}
 	}
 	if len(wrapped) > maxSit {
 		wrapped = wrapped[:maxSit]
-		wrapped[maxSit-1] = ansi.Truncate(wrapped[maxSit-1], max(w-1, 0), "") + "…"
+		if maxSit > 0 {
+			wrapped[maxSit-1] = ansi.Truncate(wrapped[maxSit-1], max(w-1, 0), "") + "…"
+		}
 	}
 	lines = append(lines, wrapped...)
 
@@ -149,17 +230,17 @@ func (m *scenarioScreen) headerLines(w int, tight bool) []string {
 		specLabel = "spec"
 	}
 	chips := []string{
-		chip("s", "style", m.style.Label()),
+		m.styleChip(),
 		chip("r", specLabel, string(m.rev)),
 		chip("v", "view", m.view.Label()),
 	}
 	switch r := m.cur(); {
 	case m.busy:
 		chips = append(chips, st.Info.Render("• calling…"))
-	case r != nil && r.attempts > 0 && tight:
-		chips = append(chips, st.ChipValue.Render(fmt.Sprintf("attempt %d", r.attempts)))
+	case r != nil && r.attempts > 0 && (tight || m.sc.RetriesExhausted):
+		chips = append(chips, st.ChipValue.Render(m.attemptLabel(r.attempts)))
 	case r != nil && r.attempts > 0:
-		chips = append(chips, st.ChipValue.Render(fmt.Sprintf("attempt %d", r.attempts))+" "+st.ChipLabel.Render("(")+st.ChipKey.Render("enter")+st.ChipLabel.Render(" sends again)"))
+		chips = append(chips, st.ChipValue.Render(m.attemptLabel(r.attempts))+" "+st.ChipLabel.Render("(")+st.ChipKey.Render("enter")+st.ChipLabel.Render(" sends again)"))
 	default:
 		chips = append(chips, st.ChipKey.Render("enter")+" "+st.ChipLabel.Render("make the call"))
 	}
@@ -170,14 +251,42 @@ func (m *scenarioScreen) headerLines(w int, tight bool) []string {
 		v := "loading…"
 		if m.diff != nil && !m.diffBusy {
 			v = m.diff.bad.Label() + " vs good"
+			if m.diff.sameResponse() {
+				v += ": identical"
+			}
 		}
 		chips = append(chips, chip("d", "comparing", v))
 	}
-	lines = append(lines, packChips(chips, w, "   ")...)
+	sep := "   "
+	if tight {
+		sep = "  "
+	}
+	lines = append(lines, packChips(chips, w, sep)...)
 	if !tight {
 		lines = append(lines, st.Muted.Render(ansi.Truncate("Spec "+string(m.rev)+": "+revisionBlurb(m.rev), w, "…")))
 	}
 	return lines
+}
+
+// styleChip is "s style generic (bad) · also: good, raw exception (bad)":
+// the style on screen, whether it is good or bad, whether it changes
+// anything under this revision, and the other styles on offer.
+func (m *scenarioScreen) styleChip() string {
+	st := m.c.Styles
+	s := st.ChipKey.Render("s") + " " + st.ChipLabel.Render("style") + " " + st.ChipValue.Render(m.style.Label()+badMark(m.style))
+	if m.styleNoEffect() && len(m.sc.Styles) > 1 {
+		s += st.ChipLabel.Render(" · no effect under " + string(m.rev))
+	}
+	var others []string
+	for _, o := range m.sc.Styles {
+		if o != m.style {
+			others = append(others, o.Label()+badMark(o))
+		}
+	}
+	if len(others) == 0 {
+		return s + st.ChipLabel.Render(" (the only style)")
+	}
+	return s + st.ChipLabel.Render(" · also: "+strings.Join(others, ", "))
 }
 
 // packChips joins items with sep, wrapping onto more lines as needed.
@@ -210,7 +319,7 @@ func packChips(items []string, w int, sep string) []string {
 // lowerLines is the lower panel's content at width w: the verdict, if
 // any, then the recovery actions (one per line with a description, or a
 // compact grid of ids).
-func (m *scenarioScreen) lowerLines(w int, compact bool) []string {
+func (m *scenarioScreen) lowerLines(w int, mode actionsMode) []string {
 	st := m.c.Styles
 	var out []string
 	if v := m.verdict; v != nil {
@@ -226,7 +335,7 @@ func (m *scenarioScreen) lowerLines(w int, compact bool) []string {
 		}
 		return st.Bad.Render("✗ ")
 	}
-	if compact {
+	if mode == actionsCompact {
 		cells := make([]string, len(rules.Actions))
 		cellW := 0
 		for i, a := range rules.Actions {
@@ -259,8 +368,10 @@ func (m *scenarioScreen) lowerLines(w int, compact bool) []string {
 		titleW = max(titleW, ansi.StringWidth(a.Title()))
 	}
 	// Descriptions sit beside the titles when at least most of them fit,
-	// otherwise under each title, wrapped.
-	beside := w-(titleW+6) >= 60
+	// otherwise under each title, wrapped. Beside, a long description
+	// wraps onto more lines (actionsWrap) or is cut (actionsCut).
+	descX := titleW + 6
+	beside := w-descX >= 60
 	for i, a := range rules.Actions {
 		title := a.Title()
 		line := marks(a) + st.ChipKey.Render(fmt.Sprint(i+1)) + " " + st.Bold.Render(title)
@@ -272,15 +383,26 @@ func (m *scenarioScreen) lowerLines(w int, compact bool) []string {
 			continue
 		}
 		line += strings.Repeat(" ", titleW-ansi.StringWidth(title)+2)
-		line += st.Muted.Render(ansi.Truncate(a.Description(), max(w-ansi.StringWidth(line), 1), "…"))
-		out = append(out, ansi.Truncate(line, w, "…"))
+		if mode == actionsCut {
+			line += st.Muted.Render(ansi.Truncate(a.Description(), max(w-descX, 1), "…"))
+			out = append(out, ansi.Truncate(line, w, "…"))
+			continue
+		}
+		for j, l := range strings.Split(ansi.Wrap(a.Description(), max(w-descX, 1), ""), "\n") {
+			if j == 0 {
+				out = append(out, line+st.Muted.Render(l))
+				continue
+			}
+			out = append(out, strings.Repeat(" ", descX)+st.Muted.Render(l))
+		}
 	}
 	return out
 }
 
 // verdictLines renders the verdict: grade with symbol and colour, the
-// rule, the scenario's feedback, the rules' reason, the revision note,
-// the customer-facing message and the takeaway.
+// rule, what the bad style on screen hides, the scenario's feedback, the
+// rules' reason, the revision note, the customer-facing message (on the
+// best answer only) and the takeaway.
 func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 	st := m.c.Styles
 	var head string
@@ -302,8 +424,18 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 	var out []string
 	out = append(out, wrapLead(gs.Bold(true), head+":", fmt.Sprintf("%d %s (%s)", n, v.Action.Title(), v.Action), w, st.Plain)...)
 	out = append(out, wrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
+	if cv := m.caveat; cv != nil {
+		out = append(out, m.caveatLines(*cv, w)...)
+	}
 	if fb := strings.TrimSpace(v.Feedback); fb != "" {
-		out = append(out, wrapLead(st.Bold, "Here:", strings.Join(strings.Fields(fb), " "), w, st.Plain)...)
+		// The feedback is written against the good response; under a
+		// style that hides the failure, say so rather than seem to quote
+		// the response on screen.
+		lead := "Here:"
+		if m.caveat != nil && m.caveat.gap != "" {
+			lead = "Here (as the good response tells it):"
+		}
+		out = append(out, wrapLead(st.Bold, lead, strings.Join(strings.Fields(fb), " "), w, st.Plain)...)
 	}
 	if v.Why != "" {
 		out = append(out, wrapLead(st.Bold, "Why:", v.Why, w, st.Plain)...)
@@ -311,11 +443,52 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 	if v.Note != "" {
 		out = append(out, wrapLead(st.Bold, "Revision note:", strings.Join(strings.Fields(v.Note), " "), w, st.Plain)...)
 	}
-	if cm := strings.TrimSpace(m.sc.CustomerMessage); cm != "" {
+	// The customer message is what the best move says to the customer:
+	// shown with that answer only, so it never follows a wrong one or
+	// gives the best answer away.
+	if cm := strings.TrimSpace(m.sc.CustomerMessage); cm != "" && v.Grade == rules.GradeBest && v.Action == m.sc.BestAction {
 		out = append(out, wrapLead(st.Bold, "Tell the customer:", "“"+strings.Join(strings.Fields(cm), " ")+"”", w, st.Plain)...)
 	}
 	if tk := strings.TrimSpace(m.sc.Takeaway); tk != "" {
 		out = append(out, wrapLead(st.Bold, "Takeaway:", strings.Join(strings.Fields(tk), " "), w, st.Plain)...)
+	}
+	return out
+}
+
+// caveatLines says, under a bad style, that the verdict is graded on what
+// really happened, what the response on screen fails to tell, and the
+// grader's findings on it.
+func (m *scenarioScreen) caveatLines(cv styleCaveat, w int) []string {
+	st := m.c.Styles
+	label := cv.style.Label()
+	var text string
+	switch {
+	case cv.gap != "":
+		text = fmt.Sprintf("%s. The %s response on screen does not tell the agent this: %s. A real agent reading only it could not have known. That is this style's defect.", cv.truth, label, cv.gap)
+	case cv.textless:
+		text = fmt.Sprintf("%s. The %s response on screen says this only in structuredContent, with no text block: an agent whose client reads only the text content could not have known. That is this style's defect.", cv.truth, label)
+	default:
+		text = fmt.Sprintf("%s. The %s response on screen says this, but with defects the good style avoids:", cv.truth, label)
+	}
+	text = strings.ToUpper(text[:1]) + text[1:]
+	out := wrapLead(st.Warn.Bold(true), "⚠ Graded on what really happened.", text, w, st.Plain)
+	for _, f := range cv.findings {
+		sym, ss := "⚠", st.Warn
+		if f.Severity == grade.SevError {
+			sym, ss = "✗", st.Bad
+		}
+		what := grade.DefectText[f.Defect]
+		if what == "" {
+			what = f.Message
+		}
+		body := what + " · " + rules.Lookup(f.Rule).Ref()
+		for i, l := range strings.Split(ansi.Wrap(body, max(w-4, 1), ""), "\n") {
+			if i == 0 {
+				out = append(out, "  "+ss.Render(sym)+" "+st.Plain.Render(l))
+				continue
+			}
+			out = append(out, "    "+st.Plain.Render(l))
+		}
 	}
 	return out
 }

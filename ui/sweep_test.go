@@ -28,7 +28,7 @@ func screenStates(t testing.TB) map[string]tea.Model {
 		m, _ = drive(m, append([]tea.Msg{size}, msgs...)...)
 		return m
 	}
-	return map[string]tea.Model{
+	states := map[string]tea.Model{
 		"home":      mk(""),
 		"lablist":   mk("", press("enter")),
 		"filter":    mk("", press("enter"), press("/"), press("r"), press("e")),
@@ -51,6 +51,10 @@ func screenStates(t testing.TB) map[string]tea.Model {
 		"exercise":            mk(storeDownID, press("enter"), press("e")),
 		"exercise-answered":   mk(storeDownID, press("enter"), press("e"), press("2"), press("3"), press("4")),
 	}
+	for name, m := range quizScreenStates(t) {
+		states[name] = m
+	}
+	return states
 }
 
 // toAgents is the keys from Home to the agents picker.

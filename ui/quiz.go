@@ -1,0 +1,715 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/scenarios"
+)
+
+// The quiz screens: the menu (quizmenu.go), a session in practice, review
+// or exam mode (this file; one item at a time with quizitem.go), the exam's
+// results and the learner's results (quizresults.go).
+
+// loadQuizPool builds the pool of questions and drills for a catalogue;
+// tests replace it with a smaller pool.
+var loadQuizPool = func(ctx context.Context, cat *scenarios.Catalog) (*quiz.Pool, error) {
+	bank, err := quiz.DefaultBank()
+	if err != nil {
+		return nil, err
+	}
+	return quiz.LoadPool(ctx, bank, cat)
+}
+
+// quizNow is the quiz screens' clock; tests replace it.
+var quizNow = time.Now
+
+// quizTick is the exam clock's heartbeat, a variable so tests can drive it.
+var quizTick = func(owner *quizSession, gen int) tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return quizTickMsg{owner: owner, gen: gen} })
+}
+
+type (
+	// openQuizMsg opens the practice & exam menu (from Home).
+	openQuizMsg struct{}
+	// quizNavMsg moves between the quiz screens: push a screen, after
+	// dropping the top one (replace), or go back one screen (pop).
+	quizNavMsg struct {
+		push    screen
+		replace bool
+		pop     bool
+	}
+	quizTickMsg struct {
+		owner *quizSession
+		gen   int
+	}
+)
+
+// quizNav is the root's handling of quizNavMsg.
+func (a *App) quizNav(m quizNavMsg) tea.Cmd {
+	if m.pop {
+		return a.pop()
+	}
+	if m.replace {
+		a.dropTop()
+	}
+	if m.push == nil {
+		return nil
+	}
+	return a.push(m.push)
+}
+
+// startQuiz opens a session: a quizSession, or the friendly "nothing to
+// review" screen. parent, when set, is the results screen that asked
+// (practise a weak topic); the session returns to it at the end.
+func startQuiz(c *Common, pool *quiz.Pool, o quiz.Options, parent *quizResults) (screen, error) {
+	var prog *quiz.Progress
+	if o.Mode == quiz.Review {
+		p, err := c.Progress.Load()
+		if err != nil {
+			c.SetStatus(StatusWarn, "your progress could not be read: %v", err)
+		}
+		prog = p
+	}
+	s, err := quiz.NewSession(pool, prog, o, quizNow())
+	if errors.Is(err, quiz.ErrNothingToReview) {
+		return newQuizNothing(c, pool), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Items) == 0 {
+		return nil, errors.New("no questions to ask: the pool is empty")
+	}
+	return newQuizSession(c, pool, s, parent), nil
+}
+
+// confirm dialogs of an exam.
+const (
+	confirmNone = iota
+	confirmSubmit
+	confirmLeave
+)
+
+// quizSession runs a practice, review or exam session.
+type quizSession struct {
+	c      *Common
+	keys   QuizKeys
+	pool   *quiz.Pool
+	s      *quiz.Session
+	parent *quizResults
+	items  []*quizItem // built when first shown
+	cur    int
+	now    func() time.Time
+	w, h   int
+
+	// Practice and review.
+	checked      []bool
+	right, wrong int
+
+	// Exam.
+	confirm int
+	gen     int
+}
+
+func newQuizSession(c *Common, pool *quiz.Pool, s *quiz.Session, parent *quizResults) *quizSession {
+	m := &quizSession{c: c, keys: DefaultQuizKeys(), pool: pool, s: s, parent: parent, now: quizNow,
+		items: make([]*quizItem, len(s.Items)), checked: make([]bool, len(s.Items))}
+	m.item() // the first item, so a size can reach it
+	return m
+}
+
+func (m *quizSession) exam() bool { return m.s.Mode == quiz.Exam }
+
+// item returns the current item's view, building it on first use.
+func (m *quizSession) item() *quizItem {
+	if m.items[m.cur] == nil {
+		reserved := ""
+		if m.exam() {
+			reserved = "fs"
+		}
+		q := newQuizItem(m.c, m.s.Items[m.cur], reserved)
+		if a := m.s.Answers[m.cur]; a != nil {
+			q.SetAnswer(a)
+		}
+		q.SetSize(m.itemSize())
+		m.items[m.cur] = q
+	}
+	return m.items[m.cur]
+}
+
+func (m *quizSession) Init() tea.Cmd { return nil }
+
+func (m *quizSession) Crumb() string {
+	switch m.s.Mode {
+	case quiz.Exam:
+		return "Mock exam"
+	case quiz.Review:
+		return "Review"
+	}
+	if m.s.Topic != "" {
+		return "Practice: " + quiz.TopicTitle(m.s.Topic)
+	}
+	return "Practice"
+}
+
+// headLines is the rows above the item: the question line, the verdict or
+// navigator line, and a gap when there is room.
+func (m *quizSession) headLines() int {
+	if m.h >= 24 {
+		return 3
+	}
+	return 2
+}
+
+func (m *quizSession) itemSize() (int, int) { return m.w, max(m.h-m.headLines(), 1) }
+
+func (m *quizSession) SetSize(w, h int) {
+	m.w, m.h = w, h
+	for _, q := range m.items {
+		if q != nil {
+			q.SetSize(m.itemSize())
+		}
+	}
+}
+
+// Activate starts the exam clock.
+func (m *quizSession) Activate() tea.Cmd {
+	if !m.exam() || m.s.Submitted {
+		return nil
+	}
+	m.gen++
+	return quizTick(m, m.gen)
+}
+
+// Close stops the exam clock.
+func (m *quizSession) Close() { m.gen++ }
+
+// Capturing is true while a confirmation asks: every key answers it.
+func (m *quizSession) Capturing() bool { return m.confirm != confirmNone }
+
+// Back asks before abandoning an exam.
+func (m *quizSession) Back() bool {
+	if m.exam() && !m.s.Submitted {
+		m.confirm = confirmLeave
+		return true
+	}
+	return false
+}
+
+func withHelp(b key.Binding, k, desc string) key.Binding {
+	b.SetHelp(k, desc)
+	return b
+}
+
+func (m *quizSession) ShortHelp() []key.Binding {
+	k := m.keys
+	if m.confirm != confirmNone {
+		if m.confirm == confirmSubmit {
+			return []key.Binding{withHelp(k.Confirm, "y/enter", "submit"), withHelp(k.Cancel, "n/esc", "keep working")}
+		}
+		return []key.Binding{withHelp(k.Confirm, "y/enter", "leave, discard"), withHelp(k.Cancel, "n/esc", "stay")}
+	}
+	q := m.item()
+	item := q.ShortHelp()
+	switch {
+	case m.exam():
+		// choose (and toggle) first, then moving, flag, submit, then tab.
+		var head, tail []key.Binding
+		for _, b := range item {
+			if b.Help().Key == "tab" {
+				tail = append(tail, b)
+			} else {
+				head = append(head, b)
+			}
+		}
+		return append(append(head, withHelp(k.Prev, "←/→", "question"), k.Flag, k.Submit), tail...)
+	case m.checked[m.cur]:
+		next := k.Next
+		if m.cur == len(m.s.Items)-1 {
+			next = withHelp(k.Next, "n", "finish")
+		}
+		return append([]key.Binding{next}, item...)
+	}
+	return append(item, k.Check)
+}
+
+func (m *quizSession) FullHelp() [][]key.Binding {
+	k := m.keys
+	answer := m.item().FullHelp()[0]
+	if m.exam() {
+		return [][]key.Binding{answer, {withHelp(k.Check, "enter", "next question"), k.Prev, k.Forward,
+			withHelp(k.Flag, "f", "flag/unflag"), k.Submit, withHelp(m.c.Keys.Back, "esc", "leave (asks first)")}}
+	}
+	return [][]key.Binding{answer, {k.Check, k.Next, withHelp(m.c.Keys.Back, "esc", "leave (answers are kept)")}}
+}
+
+func (m *quizSession) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case quizTickMsg:
+		if msg.owner != m || msg.gen != m.gen || m.s.Submitted {
+			return m, nil
+		}
+		if m.s.Remaining(m.now()) <= 0 {
+			return m, m.submit(true)
+		}
+		return m, quizTick(m, m.gen)
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *quizSession) key(k tea.KeyMsg) tea.Cmd {
+	keys := m.keys
+	if m.confirm != confirmNone {
+		switch {
+		case key.Matches(k, keys.Confirm):
+			what := m.confirm
+			m.confirm = confirmNone
+			if what == confirmSubmit {
+				return m.submit(false)
+			}
+			m.gen++
+			m.c.SetStatus(StatusWarn, "exam abandoned: nothing was recorded")
+			return send(quizNavMsg{pop: true})
+		case key.Matches(k, keys.Cancel):
+			m.confirm = confirmNone
+		}
+		return nil
+	}
+	q := m.item()
+	if m.exam() {
+		switch {
+		case key.Matches(k, keys.Prev):
+			m.goTo(m.cur - 1)
+			return nil
+		case key.Matches(k, keys.Forward):
+			if m.cur == len(m.s.Items)-1 {
+				m.confirm = confirmSubmit
+				return nil
+			}
+			m.goTo(m.cur + 1)
+			return nil
+		case key.Matches(k, keys.Flag):
+			m.s.ToggleFlag(m.cur)
+			if m.s.Flags[m.cur] {
+				msg := "⚑ question %d flagged for a second look"
+				if q.choices() > 5 {
+					msg += " (choice F is key 6)"
+				}
+				m.c.SetStatus(StatusInfo, msg, m.cur+1)
+			} else {
+				m.c.SetStatus(StatusInfo, "question %d unflagged", m.cur+1)
+			}
+			return nil
+		case key.Matches(k, keys.Submit):
+			m.confirm = confirmSubmit
+			return nil
+		case key.Matches(k, keys.Check):
+			if m.cur == len(m.s.Items)-1 {
+				m.confirm = confirmSubmit
+			} else {
+				m.goTo(m.cur + 1)
+			}
+			return nil
+		}
+		q.Update(k)
+		if q.changed {
+			if _, err := m.s.Answer(m.cur, q.Answer()); err != nil {
+				m.c.SetStatus(StatusError, "%v", err)
+			}
+		}
+		return nil
+	}
+	// Practice and review.
+	if m.checked[m.cur] {
+		switch {
+		case key.Matches(k, keys.Next), key.Matches(k, keys.Check):
+			return m.next()
+		}
+		q.Update(k)
+		return nil
+	}
+	if key.Matches(k, keys.Check) {
+		m.check()
+		return nil
+	}
+	q.Update(k)
+	return nil
+}
+
+// goTo shows item i (exam: free movement).
+func (m *quizSession) goTo(i int) {
+	if i < 0 || i >= len(m.s.Items) {
+		return
+	}
+	m.cur = i
+	m.item()
+}
+
+// check gives the verdict on the current item and records it.
+func (m *quizSession) check() {
+	q := m.item()
+	if p := q.firstEmpty(); p >= 0 {
+		what := "Pick an answer first"
+		if len(q.it.Parts) > 1 {
+			what = fmt.Sprintf("Part %d has no answer yet", p+1)
+		}
+		m.c.SetStatus(StatusWarn, "%s: a letter or a digit picks, then enter checks", what)
+		q.FocusPart(p)
+		return
+	}
+	ok, err := m.s.Answer(m.cur, q.Answer())
+	if err != nil {
+		m.c.SetStatus(StatusError, "%v", err)
+		return
+	}
+	m.checked[m.cur] = true
+	if ok {
+		m.right++
+	} else {
+		m.wrong++
+	}
+	q.Reveal()
+	it := m.s.Items[m.cur]
+	if err := m.c.Progress.RecordItem(it.ID, it.Topic, ok, m.now()); err != nil {
+		m.c.SetStatus(StatusWarn, "your answer was not saved: %v", err)
+	}
+}
+
+// next moves on, or ends the session with the results.
+func (m *quizSession) next() tea.Cmd {
+	if m.cur < len(m.s.Items)-1 {
+		m.cur++
+		m.item()
+		return nil
+	}
+	res := m.s.Score(m.now())
+	word := "Practice"
+	if m.s.Mode == quiz.Review {
+		word = "Review"
+	}
+	banner := fmt.Sprintf("%s done: %d of %d right (%d%%).", word, res.Correct, res.Total, pct(res.Correct, res.Total))
+	ok := res.Correct == res.Total
+	if m.parent != nil {
+		m.parent.banner, m.parent.bannerOK = banner, ok
+		return send(quizNavMsg{pop: true})
+	}
+	r := newQuizResults(m.c, m.pool)
+	r.banner, r.bannerOK = banner, ok
+	return send(quizNavMsg{push: r, replace: true})
+}
+
+// submit hands the exam in: every item and the exam are recorded, then
+// the exam's results replace the session.
+func (m *quizSession) submit(timeUp bool) tea.Cmd {
+	if m.s.Submitted {
+		return nil
+	}
+	now := m.now()
+	unanswered := len(m.s.Unanswered())
+	m.s.Submitted = true
+	m.gen++
+	res := m.s.Score(now)
+	var errs []string
+	for i, it := range m.s.Items {
+		if err := m.c.Progress.RecordItem(it.ID, it.Topic, it.Check(m.s.Answers[i]), now); err != nil {
+			errs = append(errs, err.Error())
+			break
+		}
+	}
+	if err := m.c.Progress.RecordExam(res.ExamRecord(now)); err != nil {
+		errs = append(errs, err.Error())
+	}
+	var notes []string
+	kind := StatusInfo
+	if timeUp {
+		kind = StatusWarn
+		n := "Time is up: the exam was handed in"
+		if unanswered > 0 {
+			n += fmt.Sprintf(" with %d unanswered (they count as wrong)", unanswered)
+		}
+		notes = append(notes, n)
+	}
+	if len(errs) > 0 {
+		kind = StatusWarn
+		notes = append(notes, "the exam was not saved: "+strings.Join(errs, "; "))
+	}
+	if len(notes) > 0 {
+		m.c.SetStatus(kind, "%s", strings.Join(notes, " · "))
+	}
+	return send(quizNavMsg{push: newExamResults(m.c, m.pool, m.s, res, timeUp), replace: true})
+}
+
+func (m *quizSession) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	st := m.c.Styles
+	q := m.item()
+	it := m.s.Items[m.cur]
+	left := " " + st.Title.Render(fmt.Sprintf("Question %d of %d", m.cur+1, len(m.s.Items)))
+	if m.exam() && m.s.Flags[m.cur] {
+		left += " " + st.Warn.Render("⚑ flagged")
+	}
+	left += st.Muted.Render(" · " + quiz.TopicTitle(it.Topic) + kindLabel(it.Kind))
+	right := ""
+	if m.exam() {
+		right = m.timer()
+	} else if m.right+m.wrong > 0 {
+		right = st.OK.Render(fmt.Sprintf("✓ %d", m.right)) + " " + st.Bad.Render(fmt.Sprintf("✗ %d", m.wrong)) + " "
+	}
+	lines := []string{joinEnds(left, right, m.w)}
+	if m.exam() {
+		lines = append(lines, m.navigator())
+	} else {
+		lines = append(lines, m.verdictLine())
+	}
+	if m.headLines() == 3 {
+		lines = append(lines, "")
+	}
+	if m.confirm != confirmNone {
+		lines = append(lines, m.confirmView()...)
+	} else {
+		lines = append(lines, q.View())
+	}
+	return strings.Join(lines, "\n")
+}
+
+func kindLabel(k quiz.Kind) string {
+	switch k {
+	case quiz.KindClassify:
+		return " · drill: classify"
+	case quiz.KindNextAction:
+		return " · drill: next action"
+	case quiz.KindSpotDefects:
+		return " · drill: spot the defects"
+	}
+	return ""
+}
+
+// timer is the exam's countdown; it turns to a warning in the last minute.
+func (m *quizSession) timer() string {
+	st := m.c.Styles
+	left := m.s.Remaining(m.now())
+	secs := int((left + time.Second - 1) / time.Second)
+	text := fmt.Sprintf("time left %d:%02d ", secs/60, secs%60)
+	switch {
+	case secs <= 0:
+		return st.Bad.Render("✗ " + text)
+	case secs <= 60:
+		return st.Warn.Render("⚠ " + text)
+	}
+	return st.Bold.Render(text)
+}
+
+// verdictLine is, in practice, the instruction before the check and the
+// verdict after it.
+func (m *quizSession) verdictLine() string {
+	st := m.c.Styles
+	q := m.item()
+	if !m.checked[m.cur] {
+		text := "Pick your answer, then enter to check it."
+		if len(q.it.Parts) > 1 {
+			text = fmt.Sprintf("Answer all %d parts (tab moves between them), then enter to check.", len(q.it.Parts))
+		} else if q.multi() {
+			text = "Pick every answer that applies, then enter to check."
+		}
+		return quizFit(" "+st.Muted.Render(text), m.w)
+	}
+	it := m.s.Items[m.cur]
+	a := m.s.Answers[m.cur]
+	next := "n: next question"
+	if m.cur == len(m.s.Items)-1 {
+		next = "n: see your results"
+	}
+	if it.Check(a) {
+		return quizFit(" "+st.OK.Render("✓ Right.")+" "+st.Muted.Render("Every choice is explained below · "+next), m.w)
+	}
+	return quizFit(" "+st.Bad.Render("✗ Not right.")+" "+st.Plain.Render(rightAnswer(it))+st.Muted.Render(" · "+next), m.w)
+}
+
+// rightAnswer names the right letters: "The answer is B.", "The answers
+// are A, C.", or per part for a drill with several.
+func rightAnswer(it *quiz.Item) string {
+	letters := func(p quiz.Part) string {
+		var ls []string
+		for _, i := range p.CorrectSet() {
+			ls = append(ls, quiz.Letter(i))
+		}
+		sep := ", "
+		if p.AnyOf {
+			sep = " or "
+		}
+		return strings.Join(ls, sep)
+	}
+	if len(it.Parts) == 1 {
+		p := it.Parts[0]
+		if p.Multi {
+			return "The answers are " + letters(p) + "."
+		}
+		return "The answer is " + letters(p) + "."
+	}
+	var per []string
+	for i, p := range it.Parts {
+		per = append(per, fmt.Sprintf("%d: %s", i+1, letters(p)))
+	}
+	return "Right answers: " + strings.Join(per, " · ") + "."
+}
+
+// navigator is the exam's row of questions: answered ●, not yet ○,
+// flagged ⚑, the current one in brackets; then Submit.
+func (m *quizSession) navigator() string {
+	st := m.c.Styles
+	n := len(m.s.Items)
+	cell := func(i int, withNum bool) (string, int) {
+		sym := "○"
+		symSt := st.Muted
+		if m.s.Items[i].Complete(m.s.Answers[i]) {
+			sym, symSt = "●", st.Accent
+		}
+		text := sym
+		if withNum {
+			text = fmt.Sprint(i+1) + sym
+		}
+		styled := symSt.Render(text)
+		if m.s.Flags[i] {
+			text += "⚑"
+			styled += st.Warn.Render("⚑")
+		}
+		if i == m.cur {
+			return st.Cursor.Render("[") + styled + st.Cursor.Render("]"), ansi.StringWidth(text) + 2
+		}
+		return styled, ansi.StringWidth(text)
+	}
+	submit := st.ChipKey.Render("s") + st.Muted.Render(" submit")
+	submitW := 8
+	legend := st.Muted.Render("   ● answered  ○ not yet  ⚑ flagged")
+	for _, withNum := range []bool{true, false} {
+		sep := " "
+		if !withNum {
+			sep = ""
+		}
+		var parts []string
+		for i := range n {
+			s, _ := cell(i, withNum)
+			parts = append(parts, s)
+		}
+		row := " " + strings.Join(parts, sep)
+		rw := ansi.StringWidth(row)
+		switch {
+		case rw+2+submitW+ansi.StringWidth(legend) <= m.w:
+			return row + "  " + submit + legend
+		case rw+2+submitW <= m.w:
+			return row + "  " + submit
+		case withNum && rw <= m.w:
+			return row // the help bar names s
+		case !withNum && rw+2+submitW <= m.w:
+			return row + "  " + submit
+		}
+	}
+	// Too many for one row: a window around the current question.
+	room := max(m.w-submitW-8, 5)
+	from := max(m.cur-room/2, 0)
+	to := min(from+room, n)
+	from = max(to-room, 0)
+	var parts []string
+	for i := from; i < to; i++ {
+		s, _ := cell(i, false)
+		parts = append(parts, s)
+	}
+	line := " " + fmt.Sprintf("%d ", from+1) + strings.Join(parts, "") + fmt.Sprintf(" %d", to) + "  " + submit
+	return quizFit(line, m.w)
+}
+
+// confirmView is the submit or leave question, with the unanswered and
+// flagged questions listed.
+func (m *quizSession) confirmView() []string {
+	st := m.c.Styles
+	tw := max(min(m.w-2, 90), 10)
+	var out []string
+	add := func(lines ...string) {
+		for _, l := range lines {
+			out = append(out, quizFit(l, m.w))
+		}
+	}
+	if m.confirm == confirmLeave {
+		add(" "+st.Warn.Render("⚠ Leave the exam?"), "")
+		for _, l := range quizWrap("Your answers so far will be discarded and nothing is recorded: no score, no history row.", tw) {
+			add(" " + l)
+		}
+		add("", " "+st.ChipKey.Render("y")+st.Muted.Render(" or ")+st.ChipKey.Render("enter")+" leave and discard    "+
+			st.ChipKey.Render("n")+st.Muted.Render(" or ")+st.ChipKey.Render("esc")+" stay in the exam")
+		return out
+	}
+	un := m.s.Unanswered()
+	var flagged []int
+	for i, f := range m.s.Flags {
+		if f {
+			flagged = append(flagged, i)
+		}
+	}
+	add(" "+st.Title.Render("Submit the exam?"), "")
+	answered := len(m.s.Items) - len(un)
+	add(" " + st.OK.Render("●") + fmt.Sprintf(" %d of %d answered", answered, len(m.s.Items)))
+	if len(un) > 0 {
+		for i, l := range quizWrap(fmt.Sprintf("%d unanswered: %s. They count as wrong.", len(un), numberList(un)), tw-2) {
+			lead := "   "
+			if i == 0 {
+				lead = " " + st.Warn.Render("○") + " "
+			}
+			add(lead + l)
+		}
+	} else {
+		add(" " + st.OK.Render("✓") + " none unanswered")
+	}
+	if len(flagged) > 0 {
+		for i, l := range quizWrap(fmt.Sprintf("%d flagged: %s.", len(flagged), numberList(flagged)), tw-2) {
+			lead := "   "
+			if i == 0 {
+				lead = " " + st.Warn.Render("⚑") + " "
+			}
+			add(lead + l)
+		}
+	} else {
+		add(" " + st.Muted.Render("⚑ none flagged"))
+	}
+	add(" " + st.Muted.Render(strings.TrimSpace(strings.TrimLeft(ansi.Strip(m.timer()), "✗⚠ "))))
+	add("", " "+st.ChipKey.Render("y")+st.Muted.Render(" or ")+st.ChipKey.Render("enter")+" submit now    "+
+		st.ChipKey.Render("n")+st.Muted.Render(" or ")+st.ChipKey.Render("esc")+" keep working")
+	return out
+}
+
+// numberList is "2, 5, 9" (1-based).
+func numberList(idx []int) string {
+	s := make([]string, len(idx))
+	for i, v := range idx {
+		s[i] = fmt.Sprint(v + 1)
+	}
+	return strings.Join(s, ", ")
+}
+
+func pct(a, b int) int {
+	if b == 0 {
+		return 0
+	}
+	return (100*a + b/2) / b
+}
+
+// ClipText copies the exhibit (y).
+func (m *quizSession) ClipText() (string, string, bool, string) {
+	it := m.s.Items[m.cur]
+	if it.Exhibit == "" {
+		return "", "", false, "this question has no exhibit to copy"
+	}
+	return it.Exhibit, "exhibit", true, ""
+}

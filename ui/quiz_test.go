@@ -1,0 +1,754 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/scenarios"
+)
+
+// quizT0 is the fake clock's start.
+var quizT0 = time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
+
+// fakeClock is a clock the test moves; the teatest program reads it from
+// its own goroutine.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// testQuestion is a one-part authored item; correct holds the right
+// letters ("B", "AC").
+func testQuestion(id, topic string, multi bool, correct, stem string, texts ...string) *quiz.Item {
+	p := quiz.Part{Multi: multi}
+	if multi {
+		p.Prompt = "Choose all that apply."
+	}
+	for i, t := range texts {
+		ok := strings.Contains(correct, quiz.Letter(i))
+		expl := "Not this: " + strings.ToLower(t[:1]) + t[1:] + " does not fit."
+		if ok {
+			expl = "Yes: " + strings.ToLower(t[:1]) + t[1:] + " is what the rules ask for."
+		}
+		p.Choices = append(p.Choices, quiz.Choice{Text: t, Explanation: expl, Correct: ok})
+	}
+	return &quiz.Item{ID: id, Kind: quiz.KindQuestion, Topic: topic, Rule: "§2", Difficulty: 1, Stem: stem, Parts: []quiz.Part{p}}
+}
+
+// testQuestions are authored items kept in the test, so goldens do not
+// move when the bank grows.
+func testQuestions() []*quiz.Item {
+	return []*quiz.Item{
+		testQuestion("t/window", "categories", false, "B",
+			"A refund is refused because the order is past the 30-day return window. Which errorCategory should the refusal carry?",
+			"transient", "business", "validation", "permission"),
+		testQuestion("t/retry", "retryable", false, "A",
+			"A lookup times out after 10 s because the warehouse service is briefly overloaded. What should isRetryable say?",
+			"true: the same call can work after a wait", "false: never call again", "nothing: leave it out"),
+		testQuestion("t/mirror", "metadata", true, "AC",
+			"Which of these make a tool execution error readable by every client?",
+			"isError: true on the result", "a JSON-RPC error member", "the structured error mirrored as JSON in a text block", "an HTTP 500 status"),
+		testQuestion("t/unknown", "layers", false, "A",
+			"The host calls a tool the server does not offer. What comes back?",
+			"A JSON-RPC error naming the unknown tool", "A result with isError and errorCategory validation", "A success with empty content"),
+	}
+}
+
+var testDrills = sync.OnceValues(func() ([]*quiz.Item, error) {
+	cat, err := scenarios.Default()
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := cat.Get(timeoutID)
+	if !ok {
+		return nil, errors.New("no " + timeoutID)
+	}
+	return quiz.Drills(context.Background(), &scenarios.Catalog{Scenarios: []*scenarios.Scenario{sc}})
+})
+
+// testPool is the test questions and the drills of timeout-second-try.
+func testPool(t testing.TB) *quiz.Pool {
+	t.Helper()
+	drills, err := testDrills()
+	if err != nil {
+		t.Fatalf("drills: %v", err)
+	}
+	p, err := quiz.NewPool(testQuestions(), drills)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// useQuiz makes the quiz screens load pool and read clock; ticks are
+// real unless noTick, when they are dropped (the test sends them).
+func useQuiz(t testing.TB, pool *quiz.Pool, clock *fakeClock, noTick bool) {
+	t.Helper()
+	oldLoad, oldNow, oldTick := loadQuizPool, quizNow, quizTick
+	loadQuizPool = func(context.Context, *scenarios.Catalog) (*quiz.Pool, error) { return pool, nil }
+	quizNow = clock.Now
+	if noTick {
+		quizTick = func(*quizSession, int) tea.Cmd { return nil }
+	}
+	t.Cleanup(func() { loadQuizPool, quizNow, quizTick = oldLoad, oldNow, oldTick })
+}
+
+// sameSession draws the session the app will draw, to know its items.
+func sameSession(t testing.TB, pool *quiz.Pool, prog *quiz.Progress, o quiz.Options) *quiz.Session {
+	t.Helper()
+	s, err := quiz.NewSession(pool, prog, o, quizT0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// answerKeys are the keys that answer an item right (or, !right, wrong
+// in its first part), each part reached with tab.
+func answerKeys(it *quiz.Item, right bool) []tea.Msg {
+	var keys []tea.Msg
+	for i, p := range it.Parts {
+		if i > 0 {
+			keys = append(keys, press("tab"))
+		}
+		if i == 0 && !right {
+			for j, c := range p.Choices {
+				if !c.Correct {
+					keys = append(keys, press(fmt.Sprint(j+1)))
+					break
+				}
+			}
+			continue
+		}
+		set := p.CorrectSet()
+		if p.AnyOf {
+			set = set[:1]
+		}
+		for _, j := range set {
+			keys = append(keys, press(fmt.Sprint(j+1)))
+		}
+	}
+	return keys
+}
+
+func sendAll(tm *teatest.TestModel, msgs []tea.Msg) {
+	for _, m := range msgs {
+		tm.Send(m)
+	}
+}
+
+func sessionOf(t testing.TB, m tea.Model) *quizSession {
+	t.Helper()
+	s, ok := m.(*App).top().(*quizSession)
+	if !ok {
+		t.Fatalf("top screen is %T, not a quiz session", m.(*App).top())
+	}
+	return s
+}
+
+func quizSizes() [][2]int { return [][2]int{{80, 24}, {120, 40}} }
+
+// TestQuizPracticeFlow answers one item right and one wrong: ✓ then ✗,
+// every choice explained, both answers recorded.
+func TestQuizPracticeFlow(t *testing.T) {
+	for _, sz := range quizSizes() {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			pool := testPool(t)
+			useQuiz(t, pool, &fakeClock{t: quizT0}, false)
+			start := &QuizStart{Mode: quiz.Practice, Count: 3, Seed: 7}
+			s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 3, Seed: 7})
+			store := quiz.Memory()
+			tm := teatest.NewTestModel(t, New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store, Quiz: start}),
+				teatest.WithInitialTermSize(sz[0], sz[1]))
+			waitFor(t, tm, "Question 1 of 3")
+
+			sendAll(tm, answerKeys(s.Items[0], true))
+			tm.Send(press("enter"))
+			waitFor(t, tm, "✓ Right.")
+			tm.Send(press("n"))
+			waitFor(t, tm, "Question 2 of 3")
+			sendAll(tm, answerKeys(s.Items[1], false))
+			tm.Send(press("enter"))
+			waitFor(t, tm, "✗ Not right.")
+
+			tm.Send(press("q"))
+			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+			for _, want := range []string{"✗ Not right.", "✓ 1 ✗ 1", "✓ correct", "your pick"} {
+				if !strings.Contains(view, want) {
+					t.Errorf("final view lacks %q:\n%s", want, view)
+				}
+			}
+			teatest.RequireEqualOutput(t, []byte(view))
+			p, err := store.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r0, r1 := p.Items[s.Items[0].ID], p.Items[s.Items[1].ID]
+			if !r0.LastRes || r0.Right != 1 || r1.LastRes || r1.Box != quiz.BoxMissed {
+				t.Errorf("recorded %+v and %+v", r0, r1)
+			}
+		})
+	}
+}
+
+// TestQuizExamFlow answers some items, flags one, moves back and forth,
+// submits, and sees the per-topic results.
+func TestQuizExamFlow(t *testing.T) {
+	for _, sz := range quizSizes() {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			pool := testPool(t)
+			clock := &fakeClock{t: quizT0}
+			useQuiz(t, pool, clock, false)
+			o := quiz.Options{Mode: quiz.Exam, Count: 5, Duration: 10 * time.Minute, Seed: 3}
+			s := sameSession(t, pool, nil, o)
+			store := quiz.Memory()
+			tm := teatest.NewTestModel(t, New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store,
+				Quiz: &QuizStart{Mode: quiz.Exam, Count: 5, Minutes: 10, Seed: 3}}),
+				teatest.WithInitialTermSize(sz[0], sz[1]))
+			waitFor(t, tm, "Question 1 of 5")
+
+			sendAll(tm, answerKeys(s.Items[0], true))
+			tm.Send(press("right"))
+			waitFor(t, tm, "Question 2 of 5")
+			tm.Send(press("f"))
+			waitFor(t, tm, "flagged")
+			sendAll(tm, answerKeys(s.Items[1], false))
+			tm.Send(press("]"))
+			waitFor(t, tm, "Question 3 of 5")
+			tm.Send(press("left"))
+			waitFor(t, tm, "Question 2 of 5")
+			tm.Send(press("right"))
+			tm.Send(press("right"))
+			waitFor(t, tm, "Question 4 of 5")
+			sendAll(tm, answerKeys(s.Items[3], true))
+			clock.Advance(4*time.Minute + 30*time.Second)
+			tm.Send(press("s"))
+			waitFor(t, tm, "2 unanswered: 3, 5")
+			tm.Send(press("enter"))
+			waitFor(t, tm, "By topic")
+
+			tm.Send(press("q"))
+			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+			for _, want := range []string{"2 of 5 right (40%)", "✗ Not passed", "Time taken 4:30 of 10:00", "By topic"} {
+				if !strings.Contains(view, want) {
+					t.Errorf("final view lacks %q:\n%s", want, view)
+				}
+			}
+			teatest.RequireEqualOutput(t, []byte(view))
+			p, _ := store.Load()
+			if len(p.Exams) != 1 || p.Exams[0].Correct != 2 || p.Exams[0].Questions != 5 || p.Exams[0].Seconds != 270 {
+				t.Errorf("exam record: %+v", p.Exams)
+			}
+			if len(p.Items) != 5 {
+				t.Errorf("%d items recorded, want 5", len(p.Items))
+			}
+		})
+	}
+}
+
+// TestQuizReviewFlow seeds a missed item: review shows it first.
+func TestQuizReviewFlow(t *testing.T) {
+	for _, sz := range quizSizes() {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			pool := testPool(t)
+			useQuiz(t, pool, &fakeClock{t: quizT0}, false)
+			store := quiz.Memory()
+			must(t, store.RecordItem("t/window", "categories", true, quizT0.Add(-3*time.Hour)))
+			must(t, store.RecordItem("t/retry", "retryable", false, quizT0.Add(-time.Hour)))
+			tm := teatest.NewTestModel(t, New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store,
+				Quiz: &QuizStart{Mode: quiz.Review, Seed: 1}}), teatest.WithInitialTermSize(sz[0], sz[1]))
+			waitFor(t, tm, "Question 1 of 2")
+			tm.Send(press("b"))
+			tm.Send(press("enter"))
+			waitFor(t, tm, "Not right")
+			tm.Send(press("q"))
+			fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+			if id := sessionOf(t, fm).s.Items[0].ID; id != "t/retry" {
+				t.Errorf("review starts with %s, want the missed t/retry", id)
+			}
+			view := fm.View()
+			if !strings.Contains(view, "isRetryable") {
+				t.Errorf("the missed item is not shown:\n%s", view)
+			}
+			teatest.RequireEqualOutput(t, []byte(view))
+		})
+	}
+}
+
+// TestQuizResultsFlow: after an exam, r shows the results with the
+// history row and the weakest topic.
+func TestQuizResultsFlow(t *testing.T) {
+	for _, sz := range quizSizes() {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			pool := testPool(t)
+			clock := &fakeClock{t: quizT0}
+			useQuiz(t, pool, clock, false)
+			o := quiz.Options{Mode: quiz.Exam, Count: 4, Seed: 5}
+			s := sameSession(t, pool, nil, o)
+			store := quiz.Memory()
+			tm := teatest.NewTestModel(t, New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store,
+				Quiz: &QuizStart{Mode: quiz.Exam, Count: 4, Seed: 5}}), teatest.WithInitialTermSize(sz[0], sz[1]))
+			waitFor(t, tm, "Question 1 of 4")
+			for i, it := range s.Items {
+				sendAll(tm, answerKeys(it, i%2 == 0))
+				tm.Send(press("enter"))
+			}
+			waitFor(t, tm, "Submit the exam?")
+			clock.Advance(125 * time.Second)
+			tm.Send(press("y"))
+			waitFor(t, tm, "By topic")
+			tm.Send(press("r"))
+			waitFor(t, tm, "Mock exams")
+			tm.Send(press("q"))
+			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+			weakest := quiz.Summarize(pool, mustLoad(t, store)).Weakest
+			if len(weakest) == 0 {
+				t.Fatal("no weakest topic after a half-wrong exam")
+			}
+			for _, want := range []string{"2026-03-14 09:32 UTC", "2/4 (50%)", "✗ not passed", "▸ " + quiz.TopicTitle(weakest[0])} {
+				if !strings.Contains(view, want) {
+					t.Errorf("results lack %q:\n%s", want, view)
+				}
+			}
+			teatest.RequireEqualOutput(t, []byte(view))
+		})
+	}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustLoad(t testing.TB, store *quiz.Store) *quiz.Progress {
+	t.Helper()
+	p, err := store.Load()
+	must(t, err)
+	return p
+}
+
+// openQuiz builds the app at 120x40 started in a quiz session, ticks off.
+func openQuiz(t testing.TB, pool *quiz.Pool, clock *fakeClock, prog Progress, start *QuizStart, msgs ...tea.Msg) tea.Model {
+	t.Helper()
+	useQuiz(t, pool, clock, true)
+	a := New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: prog, Quiz: start})
+	msgs = append([]tea.Msg{size120}, msgs...)
+	msgs = append([]tea.Msg{a.Init()()}, msgs...)
+	m, _ := drive(a, msgs...)
+	return m
+}
+
+// TestExamShowsNoVerdict: before the exam is submitted no verdict, mark or
+// explanation shows, right or wrong.
+func TestExamShowsNoVerdict(t *testing.T) {
+	pool := testPool(t)
+	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 6, Seed: 9})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 6, Seed: 9})
+	for i, it := range s.Items {
+		m, _ = drive(m, answerKeys(it, i%2 == 0)...)
+		m, _ = drive(m, press("enter"))
+		view := m.View()
+		for _, bad := range []string{"✓ Right", "Not right", "✓ correct", "✗ wrong", "your pick", "Yes: ", "Not this: ", "Takeaway"} {
+			if strings.Contains(view, bad) {
+				t.Fatalf("item %d: the exam shows %q before submit:\n%s", i+1, bad, view)
+			}
+		}
+	}
+	if !strings.Contains(m.View(), "Submit the exam?") {
+		t.Fatalf("enter on the last item does not ask to submit:\n%s", m.View())
+	}
+}
+
+// TestExamTimeUp: when the clock reaches 0 the exam is handed in, with a
+// notice, and recorded.
+func TestExamTimeUp(t *testing.T) {
+	pool := testPool(t)
+	clock := &fakeClock{t: quizT0}
+	store := quiz.Memory()
+	m := openQuiz(t, pool, clock, store, &QuizStart{Mode: quiz.Exam, Count: 3, Minutes: 1, Seed: 2})
+	sess := sessionOf(t, m)
+	if !strings.Contains(m.View(), "time left 1:00") {
+		t.Fatalf("no countdown:\n%s", m.View())
+	}
+	clock.Advance(59 * time.Second)
+	m, _ = drive(m, quizTickMsg{owner: sess, gen: sess.gen})
+	if !strings.Contains(m.View(), "time left 0:01") {
+		t.Fatalf("the countdown does not follow the clock:\n%s", m.View())
+	}
+	clock.Advance(time.Second)
+	m, _ = drive(m, quizTickMsg{owner: sess, gen: sess.gen})
+	res, ok := m.(*App).top().(*examResults)
+	if !ok {
+		t.Fatalf("time up: top screen is %T", m.(*App).top())
+	}
+	if !res.timeUp || !res.s.Submitted {
+		t.Error("not submitted on time up")
+	}
+	view := m.View()
+	for _, want := range []string{"Time is up", "3 unanswered", "time ran out", "0 of 3 right"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("time-up view lacks %q:\n%s", want, view)
+		}
+	}
+	if p := mustLoad(t, store); len(p.Exams) != 1 || len(p.Items) != 3 {
+		t.Errorf("recorded %d exams, %d items", len(p.Exams), len(p.Items))
+	}
+	// A late tick of the finished session changes nothing.
+	m, _ = drive(m, quizTickMsg{owner: sess, gen: sess.gen})
+	if p := mustLoad(t, store); len(p.Exams) != 1 {
+		t.Errorf("a late tick recorded the exam again")
+	}
+	if _, ok := m.(*App).top().(*examResults); !ok {
+		t.Errorf("a late tick left the results: %T", m.(*App).top())
+	}
+}
+
+// TestMultiSelectNeedsAll: one of two right choices is wrong; both is
+// right; space toggles.
+func TestMultiSelectNeedsAll(t *testing.T) {
+	var multi *quiz.Item
+	for _, it := range testQuestions() {
+		if it.ID == "t/mirror" {
+			multi = it
+		}
+	}
+	pool, err := quiz.NewPool([]*quiz.Item{multi})
+	must(t, err)
+	start := &QuizStart{Mode: quiz.Practice, Count: 1, Seed: 1}
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, press("a"), press("enter"))
+	if v := m.View(); !strings.Contains(v, "✗ Not right. The answers are A, C.") || !strings.Contains(v, "choose all that apply") && !strings.Contains(v, "Choose all that apply") {
+		t.Fatalf("A alone is not wrong:\n%s", v)
+	}
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, press("a"), press("down"), press("down"), press(" "), press("enter"))
+	if v := m.View(); !strings.Contains(v, "✓ Right.") {
+		t.Fatalf("A and C (space on C) is not right:\n%s", v)
+	}
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, press("a"), press("c"), press("b"), press("b"), press("enter"))
+	if v := m.View(); !strings.Contains(v, "✓ Right.") {
+		t.Fatalf("b twice does not untoggle:\n%s", v)
+	}
+	if multi.Check(quiz.Answer{{0}}) || !multi.Check(quiz.Answer{{2, 0}}) {
+		t.Error("engine: multi-select check")
+	}
+}
+
+// TestSubmitConfirmation lists the unanswered and flagged questions;
+// n keeps working.
+func TestSubmitConfirmation(t *testing.T) {
+	pool := testPool(t)
+	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 5, Seed: 4})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 5, Seed: 4})
+	m, _ = drive(m, answerKeys(s.Items[0], true)...)
+	m, _ = drive(m, press("right"), press("right"), press("f"), press("s"))
+	v := m.View()
+	for _, want := range []string{"Submit the exam?", "1 of 5 answered", "4 unanswered: 2, 3, 4, 5.", "1 flagged: 3."} {
+		if !strings.Contains(v, want) {
+			t.Errorf("confirmation lacks %q:\n%s", want, v)
+		}
+	}
+	m, quit := drive(m, press("q"))
+	if quit {
+		t.Fatal("q quit from the confirmation")
+	}
+	m, _ = drive(m, press("n"))
+	if strings.Contains(m.View(), "Submit the exam?") || sessionOf(t, m).cur != 2 {
+		t.Fatalf("n did not go back to question 3:\n%s", m.View())
+	}
+}
+
+// TestExamEscAsks: esc asks; n stays; y leaves with nothing recorded.
+func TestExamEscAsks(t *testing.T) {
+	pool := testPool(t)
+	store := quiz.Memory()
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, press("a"), press("esc"))
+	if !strings.Contains(m.View(), "Leave the exam?") {
+		t.Fatalf("esc did not ask:\n%s", m.View())
+	}
+	m, _ = drive(m, press("esc"))
+	sessionOf(t, m)
+	m, _ = drive(m, press("esc"), press("y"))
+	if _, ok := m.(*App).top().(*quizMenu); !ok {
+		t.Fatalf("y did not leave to the menu: %T", m.(*App).top())
+	}
+	if p := mustLoad(t, store); len(p.Exams) != 0 || len(p.Items) != 0 {
+		t.Errorf("an abandoned exam was recorded: %+v", p)
+	}
+}
+
+// TestPracticeNeedsAnswer: enter with a part empty warns and focuses it.
+func TestPracticeNeedsAnswer(t *testing.T) {
+	pool := testPool(t)
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Seed: 7}, press("enter"))
+	if st := m.(*App).c.status; st.Kind != StatusWarn || !strings.Contains(st.Text, "answer") {
+		t.Fatalf("status %+v", st)
+	}
+	if sessionOf(t, m).checked[0] {
+		t.Fatal("an empty answer was checked")
+	}
+}
+
+// failingProgress fails every write.
+type failingProgress struct{ *quiz.Store }
+
+func (failingProgress) RecordItem(string, string, bool, time.Time) error {
+	return errors.New("disk full")
+}
+func (failingProgress) RecordExam(quiz.ExamRecord) error { return errors.New("disk full") }
+
+// TestProgressErrorsShowAndContinue: a failing store shows in the status
+// line and the session goes on.
+func TestProgressErrorsShowAndContinue(t *testing.T) {
+	pool := testPool(t)
+	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 2, Seed: 7})
+	prog := failingProgress{quiz.Memory()}
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &QuizStart{Mode: quiz.Practice, Count: 2, Seed: 7})
+	m, _ = drive(m, answerKeys(s.Items[0], true)...)
+	m, _ = drive(m, press("enter"))
+	if line := lineWith(m.View(), "disk full"); !strings.Contains(line, "⚠") {
+		t.Fatalf("no warning with a symbol:\n%s", m.View())
+	}
+	m, _ = drive(m, press("n"))
+	if sessionOf(t, m).cur != 1 {
+		t.Fatal("the session stopped")
+	}
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &QuizStart{Mode: quiz.Exam, Count: 2, Seed: 7}, press("s"), press("y"))
+	if _, ok := m.(*App).top().(*examResults); !ok || !strings.Contains(m.View(), "not saved: disk full") {
+		t.Fatalf("exam: %T\n%s", m.(*App).top(), m.View())
+	}
+}
+
+// TestNothingToReview: an empty review is a friendly screen whose p
+// starts a practice session.
+func TestNothingToReview(t *testing.T) {
+	pool := testPool(t)
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Review})
+	if v := m.View(); !strings.Contains(v, "Nothing to review yet") || !strings.Contains(v, "practise") {
+		t.Fatalf("no friendly screen:\n%s", v)
+	}
+	m, _ = drive(m, press("p"))
+	if s := sessionOf(t, m); s.s.Mode != quiz.Practice {
+		t.Fatalf("p opened %s", s.s.Mode)
+	}
+}
+
+// TestQuizMenuSetUp walks Home → Practice & exam → Mock exam set-up,
+// types a count (q does not quit while typing) and starts.
+func TestQuizMenuSetUp(t *testing.T) {
+	pool := testPool(t)
+	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
+	m, _ := drive(New(Options{Catalog: subsetCatalog(t, timeoutID)}), size120)
+	for !strings.Contains(lineWith(m.View(), "▸"), "Practice & exam") {
+		m, _ = drive(m, press("down"))
+	}
+	m, _ = drive(m, press("enter"))
+	if v := m.View(); !strings.Contains(v, "questions and drills") {
+		t.Fatalf("menu not loaded:\n%s", v)
+	}
+	m, _ = drive(m, press("down"), press("enter"))
+	if v := m.View(); !strings.Contains(v, "Mock exam · set up") || !strings.Contains(v, "Minutes") {
+		t.Fatalf("no exam set-up:\n%s", v)
+	}
+	m, quit := drive(m, press("4"), press("q"))
+	if quit {
+		t.Fatal("q quit while typing a number")
+	}
+	m, _ = drive(m, press("down"), press("down"), press("left"), press("enter"))
+	s := sessionOf(t, m)
+	if len(s.s.Items) != 4 || s.s.Duration != 6*time.Minute || s.s.PassMark != 0.65 {
+		t.Fatalf("exam of %d items, %s, pass %.2f", len(s.s.Items), s.s.Duration, s.s.PassMark)
+	}
+	// Practice on a topic.
+	m, _ = drive(m, press("esc"), press("y"), press("up"), press("enter"), press("right"), press("right"), press("enter"))
+	s = sessionOf(t, m)
+	if s.s.Topic != quiz.Topics[1].ID {
+		t.Fatalf("practice topic %q", s.s.Topic)
+	}
+	for _, it := range s.s.Items {
+		if it.Topic != quiz.Topics[1].ID {
+			t.Fatalf("item %s is on %s", it.ID, it.Topic)
+		}
+	}
+}
+
+// TestPracticeEndsInResults: after the last item, n shows the results
+// with the session's score.
+func TestPracticeEndsInResults(t *testing.T) {
+	pool := testPool(t)
+	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 2, Seed: 7})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Count: 2, Seed: 7})
+	m, _ = drive(m, answerKeys(s.Items[0], true)...)
+	m, _ = drive(m, press("enter"), press("n"))
+	m, _ = drive(m, answerKeys(s.Items[1], false)...)
+	m, _ = drive(m, press("enter"), press("n"))
+	if _, ok := m.(*App).top().(*quizResults); !ok {
+		t.Fatalf("top is %T", m.(*App).top())
+	}
+	if v := m.View(); !strings.Contains(v, "Practice done: 1 of 2 right (50%).") {
+		t.Fatalf("no banner:\n%s", v)
+	}
+	// enter on the weak topic practises it, and the end comes back here.
+	m, _ = drive(m, press("enter"))
+	ss := sessionOf(t, m)
+	if ss.parent == nil || ss.s.Topic == "" {
+		t.Fatalf("weak-topic practice: parent %v topic %q", ss.parent, ss.s.Topic)
+	}
+}
+
+// TestExamReviewWalk: after submit, → walks every answer with the
+// learner's choice and every explanation.
+func TestExamReviewWalk(t *testing.T) {
+	pool := testPool(t)
+	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 3, Seed: 4})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4})
+	m, _ = drive(m, answerKeys(s.Items[0], false)...)
+	m, _ = drive(m, press("s"), press("y"), press("right"))
+	v := m.View()
+	for _, want := range []string{"Answer 1 of 3", "✗ wrong", "your pick", "✓ correct"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("review lacks %q:\n%s", want, v)
+		}
+	}
+	m, _ = drive(m, press("right"))
+	if v := m.View(); !strings.Contains(v, "Answer 2 of 3") || !strings.Contains(v, "not answered") {
+		t.Errorf("second answer:\n%s", v)
+	}
+	m, _ = drive(m, press("left"), press("left"))
+	if v := m.View(); !strings.Contains(v, "By topic") {
+		t.Errorf("← from the first answer is not the overview:\n%s", v)
+	}
+}
+
+// BenchmarkQuizView measures one frame of a practice item with an
+// exhibit at 120x40 (target: at most 2 ms).
+func BenchmarkQuizView(b *testing.B) {
+	pool := testPool(b)
+	var withEx []*quiz.Item
+	for _, it := range pool.Items {
+		if it.Exhibit != "" {
+			withEx = append(withEx, it)
+		}
+	}
+	p, err := quiz.NewPool(withEx)
+	must(b, err)
+	m := openQuiz(b, p, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Count: 1, Seed: 1})
+	if sessionOf(b, m).item().ex == nil {
+		b.Fatal("no exhibit")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// quizScreenStates are the quiz screens for the size sweep, on the real
+// pool (the longest texts and exhibits).
+func quizScreenStates(t testing.TB) map[string]tea.Model {
+	t.Helper()
+	cat := catalog(t)
+	pool, err := loadQuizPool(context.Background(), cat)
+	if err != nil {
+		t.Fatalf("pool: %v", err)
+	}
+	clock := &fakeClock{t: quizT0}
+	oldNow, oldTick := quizNow, quizTick
+	quizNow = clock.Now
+	quizTick = func(*quizSession, int) tea.Cmd { return nil }
+	defer func() { quizNow, quizTick = oldNow, oldTick }()
+
+	// withSession opens the app on a session drawn from items (a kind).
+	withSession := func(o quiz.Options, msgs ...tea.Msg) tea.Model {
+		a := New(Options{Catalog: cat, Progress: quiz.Memory()})
+		m, _ := drive(a, size120)
+		s, err := quiz.NewSession(pool, nil, o, quizT0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ = drive(m, append([]tea.Msg{quizNavMsg{push: newQuizSession(a.(*App).c, pool, s, nil)}}, msgs...)...)
+		return m
+	}
+	classify := quiz.Options{Mode: quiz.Practice, Count: 3, Seed: 11, Kinds: []quiz.Kind{quiz.KindClassify}}
+	next := quiz.Options{Mode: quiz.Practice, Count: 3, Seed: 11, Kinds: []quiz.Kind{quiz.KindNextAction}}
+	exam := quiz.Options{Mode: quiz.Exam, Count: 20, Seed: 11, Duration: 30 * time.Minute}
+	ex := sameSession(t, pool, nil, exam)
+	cl := sameSession(t, pool, nil, classify)
+	nx := sameSession(t, pool, nil, next)
+	var examKeys []tea.Msg
+	for i, it := range ex.Items[:6] {
+		examKeys = append(examKeys, answerKeys(it, i%2 == 0)...)
+		examKeys = append(examKeys, press("right"))
+	}
+	examKeys = append(examKeys, press("f"), press("left"))
+	store := quiz.Memory()
+	menu := func(msgs ...tea.Msg) tea.Model {
+		a := New(Options{Catalog: cat, Progress: store})
+		m, _ := drive(a, size120)
+		for !strings.Contains(lineWith(m.View(), "▸"), "Practice & exam") {
+			m, _ = drive(m, press("down"))
+		}
+		m, _ = drive(m, append([]tea.Msg{press("enter")}, msgs...)...)
+		return m
+	}
+	submitted := withSession(exam, append(append([]tea.Msg{}, examKeys...), press("s"), press("y"))...)
+	return map[string]tea.Model{
+		"quiz-menu":           menu(),
+		"quiz-setup":          menu(press("down"), press("enter"), press("3")),
+		"quiz-item-exhibit":   withSession(classify),
+		"quiz-exhibit-focus":  withSession(classify, press("tab"), press("tab"), press("tab"), press("down")),
+		"quiz-practice-multi": withSession(classify, append(answerKeys(cl.Items[0], false), press("enter"))...),
+		"quiz-practice-next":  withSession(next, append(answerKeys(nx.Items[0], true), press("enter"))...),
+		"quiz-exam-navigator": withSession(exam, examKeys...),
+		"quiz-exam-confirm":   withSession(exam, append(append([]tea.Msg{}, examKeys...), press("s"))...),
+		"quiz-exam-results":   submitted,
+		"quiz-exam-review":    withSession(exam, append(append([]tea.Msg{}, examKeys...), press("s"), press("y"), press("right"), press("right"))...),
+		"quiz-results":        func() tea.Model { m, _ := drive(submitted, press("r")); return m }(),
+		"quiz-review-nothing": menu(press("down"), press("down"), press("enter")),
+		"quiz-exam-fullhelp":  withSession(exam, press("?")),
+	}
+}
+
+// TestQuizScreensFitTheirArea checks each quiz screen's own View against
+// the area the root gives it (the root cuts what overflows, which would
+// hide text): no line wider, no more lines.
+func TestQuizScreensFitTheirArea(t *testing.T) {
+	for name, m := range quizScreenStates(t) {
+		for _, sz := range [][2]int{{60, 20}, {61, 21}, {80, 24}, {100, 30}, {109, 30}, {110, 30}, {120, 40}, {200, 60}} {
+			m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			a := m.(*App)
+			lines := strings.Split(a.top().View(), "\n")
+			if len(lines) > a.bodyH {
+				t.Errorf("%s at %dx%d: %d lines for %d rows", name, sz[0], sz[1], len(lines), a.bodyH)
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > a.bodyW {
+					t.Errorf("%s at %dx%d: line %d is %d wide for %d: %q", name, sz[0], sz[1], i, w, a.bodyW, ansi.Strip(l))
+					break
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,788 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/errorlab/errorlab/quiz"
+)
+
+// quizItem shows one question or drill: the stem, the exhibit (the raw
+// envelope of a drill, highlighted, in its own scrollable pane), then
+// each part's prompt with lettered choices. While answering, the learner
+// moves a cursor and picks; once revealed, every choice is marked (✓
+// correct, ✗ wrong, your pick) and carries its explanation.
+//
+// Wide (at least quizWideAt cells, with an exhibit) the exhibit sits on
+// the right; narrower it is a box inside the scrolling column, between
+// the stem and the parts.
+type quizItem struct {
+	c    *Common
+	keys QuizKeys
+	it   *quiz.Item
+
+	// changed is set by Update when the last key changed the answer.
+	changed bool
+
+	chosen [][]bool
+	cursor []int
+	part   int  // the part letters and the cursor act on
+	onEx   bool // the exhibit has the focus (tab)
+
+	locked   bool // nothing can change (revealed, or a submitted exam)
+	revealed bool
+	reserved string // letters the screen keeps for itself (exam: "fs")
+
+	ex *pane // nil without an exhibit
+
+	w, h  int
+	wide  bool
+	colW  int
+	exH   int // narrow: rows of the exhibit box in the column
+	lines []string
+	exAt  int    // narrow: first line of the exhibit box (-1: none)
+	spans []span // per part: prompt line, first and last line of each choice
+	after int    // line of the takeaway, -1 without one
+	off   int    // first column line shown
+}
+
+// span locates a part in the column: its prompt and each choice's lines.
+type span struct {
+	prompt  int
+	choices [][2]int
+}
+
+// quizWideAt is the width from which the exhibit goes beside the question.
+const quizWideAt = 110
+
+func newQuizItem(c *Common, it *quiz.Item, reserved string) *quizItem {
+	q := &quizItem{c: c, keys: DefaultQuizKeys(), it: it, reserved: reserved, exAt: -1, after: -1}
+	q.chosen = make([][]bool, len(it.Parts))
+	q.cursor = make([]int, len(it.Parts))
+	for i, p := range it.Parts {
+		q.chosen[i] = make([]bool, len(p.Choices))
+	}
+	if strings.TrimSpace(it.Exhibit) != "" {
+		q.ex = newPane(c)
+		d := tokenizeJSON(it.Exhibit)
+		title := it.ExhibitTitle
+		if title == "" {
+			title = "Exhibit"
+		}
+		q.ex.SetContent(title, it.Exhibit, func(w int) string { return d.render(w, c.Styles) })
+	}
+	return q
+}
+
+// SetAnswer restores the picks from a recorded answer.
+func (q *quizItem) SetAnswer(a quiz.Answer) {
+	for i := range q.chosen {
+		clear(q.chosen[i])
+		if i < len(a) {
+			for _, j := range a[i] {
+				if j >= 0 && j < len(q.chosen[i]) {
+					q.chosen[i][j] = true
+				}
+			}
+		}
+	}
+	q.rebuild()
+}
+
+// Answer is the picks as the engine wants them.
+func (q *quizItem) Answer() quiz.Answer {
+	a := make(quiz.Answer, len(q.chosen))
+	for i, cs := range q.chosen {
+		a[i] = []int{}
+		for j, on := range cs {
+			if on {
+				a[i] = append(a[i], j)
+			}
+		}
+	}
+	return a
+}
+
+// firstEmpty is the first part with nothing picked, or -1.
+func (q *quizItem) firstEmpty() int {
+	for i, cs := range q.chosen {
+		empty := true
+		for _, on := range cs {
+			empty = empty && !on
+		}
+		if empty {
+			return i
+		}
+	}
+	return -1
+}
+
+// FocusPart moves the focus to part i and scrolls to it.
+func (q *quizItem) FocusPart(i int) {
+	if i < 0 || i >= len(q.it.Parts) {
+		return
+	}
+	q.part, q.onEx = i, false
+	q.setFocus()
+	q.rebuild()
+	q.follow()
+}
+
+// Reveal marks every choice and shows the explanations; the item is then
+// read-only.
+func (q *quizItem) Reveal() {
+	q.revealed, q.locked = true, true
+	q.onEx = false
+	q.setFocus()
+	q.rebuild()
+	if len(q.spans) > 0 {
+		q.off = q.spans[0].prompt
+		q.clampOff()
+	}
+}
+
+// Lock stops changes without revealing (a submitted exam).
+func (q *quizItem) Lock() {
+	q.locked = true
+	q.rebuild()
+}
+
+func (q *quizItem) setFocus() {
+	if q.ex != nil {
+		q.ex.focused = q.onEx
+	}
+}
+
+// targets is how many places tab visits: the parts, then the exhibit.
+func (q *quizItem) targets() int {
+	n := len(q.it.Parts)
+	if q.ex != nil {
+		n++
+	}
+	return n
+}
+
+func (q *quizItem) SetSize(w, h int) {
+	q.w, q.h = max(w, 0), max(h, 0)
+	q.layout()
+}
+
+// layout places the exhibit (beside or inside the column) and rebuilds.
+func (q *quizItem) layout() {
+	q.wide = q.ex != nil && q.w >= quizWideAt
+	q.colW = q.w
+	if q.ex != nil {
+		if q.wide {
+			exW := min(max(q.w*45/100, 40), 72)
+			q.colW = q.w - exW - 1
+			q.ex.SetSize(exW, q.h)
+			q.ex.SetSize(exW, min(q.ex.vp.TotalLineCount()+2, q.h))
+		} else {
+			q.ex.SetSize(q.w, max(q.h, 3))
+			total := q.ex.vp.TotalLineCount() + 2
+			q.exH = min(total, max(5, q.h*2/5))
+			if q.onEx {
+				q.exH = min(total, max(q.h-2, 3))
+			}
+			q.ex.SetSize(q.w, q.exH)
+		}
+	}
+	q.rebuild()
+}
+
+// textW is the width the column's text wraps to.
+func (q *quizItem) textW() int { return max(min(q.colW-1, 100), 10) }
+
+// rebuild renders the column's lines for the current state.
+func (q *quizItem) rebuild() {
+	st := q.c.Styles
+	tw := q.textW()
+	var lines []string
+	for _, l := range quizParagraphs(q.it.Stem, tw) {
+		lines = append(lines, " "+l)
+	}
+	q.exAt = -1
+	if q.ex != nil && !q.wide {
+		lines = append(lines, "")
+		q.exAt = len(lines)
+		for range q.exH {
+			lines = append(lines, "")
+		}
+	}
+	q.spans = make([]span, len(q.it.Parts))
+	for i, p := range q.it.Parts {
+		lines = append(lines, "")
+		q.spans[i].prompt = len(lines)
+		lines = append(lines, q.promptLines(i, p, tw)...)
+		q.spans[i].choices = make([][2]int, len(p.Choices))
+		for j := range p.Choices {
+			first := len(lines)
+			lines = append(lines, q.choiceLines(i, j, tw)...)
+			q.spans[i].choices[j] = [2]int{first, len(lines) - 1}
+		}
+	}
+	q.after = -1
+	if q.revealed {
+		if after := strings.TrimSpace(q.it.After); after != "" {
+			lines = append(lines, "")
+			q.after = len(lines)
+			lines = append(lines, quizHang(" "+st.Heading.Render("Takeaway")+" ", sanitize(after), tw+1, st.Plain)...)
+		}
+		if q.it.Rule != "" {
+			lines = append(lines, " "+st.Muted.Render("LESSON-RULES "+q.it.Rule))
+		}
+	}
+	q.lines = lines
+	q.clampOff()
+}
+
+// promptLines is a part's prompt: numbered when there are several parts,
+// with "choose all that apply" on a multi-select part and, revealed, the
+// part's verdict.
+func (q *quizItem) promptLines(i int, p quiz.Part, tw int) []string {
+	st := q.c.Styles
+	prompt := strings.TrimSpace(p.Prompt)
+	n := len(q.it.Parts)
+	if n == 1 && !(p.AnyOf && q.revealed) {
+		// A lone part whose prompt the stem already asks needs no line.
+		stem := strings.ToLower(strings.Join(strings.Fields(q.it.Stem), " "))
+		pr := strings.ToLower(prompt)
+		if (pr == "" && !p.Multi) || (pr != "" && strings.Contains(stem, pr)) || (p.Multi && strings.Contains(stem, "all that apply")) {
+			return nil
+		}
+	}
+	if prompt == "" {
+		prompt = "Choose one answer."
+		if p.Multi {
+			prompt = "Choose all that apply."
+		}
+	}
+	if n > 1 {
+		prompt = fmt.Sprintf("%d. %s", i+1, prompt)
+	}
+	hint := ""
+	switch {
+	case p.Multi && !strings.Contains(strings.ToLower(prompt), "all that apply"):
+		hint = "choose all that apply"
+	case p.AnyOf && q.revealed:
+		hint = "any ✓ choice is a right answer"
+	case p.Multi:
+	default:
+		if n > 1 {
+			hint = "one answer"
+		}
+	}
+	lead := " "
+	ps := st.Bold
+	switch {
+	case q.revealed:
+		if p.Check(q.Answer()[i]) {
+			lead += st.OK.Render("✓") + " "
+		} else {
+			lead += st.Bad.Render("✗") + " "
+		}
+	case !q.locked && !q.onEx && i == q.part && n > 1:
+		lead += st.Cursor.Render("▸") + " "
+		ps = st.Cursor
+	}
+	text := prompt
+	if hint != "" {
+		text += " (" + hint + ")"
+	}
+	return quizHang(lead, sanitize(text), tw+1, ps)
+}
+
+// choiceLines is one choice: cursor or mark, the pick box, the letter, the
+// text; revealed, the verdict tag and the explanation below it.
+func (q *quizItem) choiceLines(i, j int, tw int) []string {
+	st := q.c.Styles
+	p := q.it.Parts[i]
+	ch := p.Choices[j]
+	on := q.chosen[i][j]
+	box := "( )"
+	if on {
+		box = "(•)"
+	}
+	if p.Multi {
+		box = "[ ]"
+		if on {
+			box = "[x]"
+		}
+	}
+	mark := " "
+	textSt := st.Plain
+	switch {
+	case q.revealed && ch.Correct:
+		mark = st.OK.Render("✓")
+	case q.revealed && on:
+		mark = st.Bad.Render("✗")
+	case !q.locked && !q.onEx && i == q.part && j == q.cursor[i]:
+		mark = st.Cursor.Render("▸")
+		textSt = st.Selected
+	}
+	boxSt := st.Muted
+	if on {
+		boxSt = st.Accent
+	}
+	lead := "  " + mark + " " + boxSt.Render(box) + " " + st.Bold.Render(quiz.Letter(j)) + "  "
+	out := quizHang(lead, sanitize(strings.TrimSpace(ch.Text)), tw+1, textSt)
+	if !q.revealed {
+		return out
+	}
+	var tag string
+	tagSt := st.Bad
+	switch {
+	case ch.Correct && on:
+		tag, tagSt = "✓ correct · your pick", st.OK
+	case ch.Correct:
+		tag, tagSt = "✓ correct", st.OK
+	case on:
+		tag = "✗ wrong · your pick"
+	default:
+		tag, tagSt = "✗ wrong", st.Muted
+	}
+	expl := strings.TrimSpace(ch.Explanation)
+	if expl == "" {
+		expl = "(no explanation given)"
+	}
+	const indent = 11
+	body := quizWrap(tag+": "+strings.Join(strings.Fields(sanitize(expl)), " "), max(tw+1-indent, 10))
+	for k, l := range body {
+		if k == 0 && strings.HasPrefix(l, tag) {
+			l = tagSt.Render(tag) + st.Muted.Render(l[len(tag):min(len(tag)+1, len(l))]) + l[min(len(tag)+1, len(l)):]
+		}
+		body[k] = strings.Repeat(" ", indent) + l
+	}
+	return append(out, body...)
+}
+
+// viewH is the rows of the column left for text: one row goes to the
+// "more below" hint when the column overflows.
+func (q *quizItem) viewH() int {
+	if len(q.lines) > q.h {
+		return max(q.h-1, 1)
+	}
+	return q.h
+}
+
+func (q *quizItem) clampOff() {
+	q.off = max(min(q.off, len(q.lines)-q.viewH()), 0)
+}
+
+// scrollTo makes lines first..last visible, the smallest move that does.
+func (q *quizItem) scrollTo(first, last int) {
+	vh := q.viewH()
+	switch {
+	case last-first+1 > vh || first < q.off:
+		q.off = first
+	case last >= q.off+vh:
+		q.off = last - vh + 1
+	}
+	q.clampOff()
+}
+
+// follow scrolls to what has the focus: the exhibit box, or the cursor's
+// choice with its part's prompt when both fit.
+func (q *quizItem) follow() {
+	if q.onEx {
+		if q.exAt >= 0 {
+			q.scrollTo(max(q.exAt-1, 0), q.exAt+q.exH-1)
+		}
+		return
+	}
+	if q.part >= len(q.spans) || q.locked || q.choices() == 0 {
+		return
+	}
+	sp := q.spans[q.part]
+	c := sp.choices[q.cursor[q.part]]
+	if c[1]-sp.prompt+1 <= q.viewH() {
+		q.scrollTo(sp.prompt, c[1])
+	} else {
+		q.scrollTo(c[0], c[1])
+	}
+}
+
+func (q *quizItem) Init() tea.Cmd { return nil }
+
+// Update handles the item's keys: choosing, moving, tab, scrolling.
+// Afterwards changed says whether the answer changed.
+func (q *quizItem) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	q.changed = false
+	if k, ok := msg.(tea.KeyMsg); ok {
+		_, q.changed = q.key(k, q.keys, q.c.Nav)
+	}
+	return q, nil
+}
+
+// ShortHelp is the item's own keys right now; screens add theirs.
+func (q *quizItem) ShortHelp() []key.Binding {
+	k := q.keys
+	var bs []key.Binding
+	if q.locked {
+		bs = append(bs, k.Scroll)
+	} else {
+		bs = append(bs, withHelp(k.Choose, q.chooseKeys(), "choose"))
+		if q.multi() {
+			bs = append(bs, withHelp(k.Toggle, "space", "toggle"))
+		}
+	}
+	if q.targets() > 1 && (!q.locked || q.ex != nil) {
+		bs = append(bs, withHelp(k.Part, "tab", q.tabHelp()))
+	}
+	return bs
+}
+
+// FullHelp lists every key of the item.
+func (q *quizItem) FullHelp() [][]key.Binding {
+	k, nav := q.keys, q.c.Nav
+	return [][]key.Binding{{withHelp(k.Choose, "a-i/1-9", "choose in the focused part"),
+		withHelp(k.Toggle, "space", "pick/toggle at the cursor"), withHelp(nav.Up, "↑/↓", "move the cursor (scroll once shown)"),
+		k.Part, k.PartRev, withHelp(nav.PageDown, "pgup/pgdn", "scroll"), withHelp(nav.Top, "home/end", "top/bottom")}}
+}
+
+func (q *quizItem) tabHelp() string {
+	switch {
+	case q.ex != nil && len(q.it.Parts) > 1 && !q.locked:
+		return "next part/exhibit"
+	case q.ex != nil:
+		return "exhibit"
+	}
+	return "next part"
+}
+
+// chooseKeys is "a-d/1-4" for the focused part.
+func (q *quizItem) chooseKeys() string {
+	n := min(q.choices(), 9)
+	if n <= 1 {
+		return "a/1"
+	}
+	return fmt.Sprintf("a-%s/1-%d", strings.ToLower(quiz.Letter(n-1)), n)
+}
+
+// key handles a key; changed reports an answer change.
+func (q *quizItem) key(k tea.KeyMsg, keys QuizKeys, nav NavKeys) (handled, changed bool) {
+	switch {
+	case key.Matches(k, keys.Part), key.Matches(k, keys.PartRev):
+		n := q.targets()
+		if n <= 1 {
+			return true, false
+		}
+		cur := q.part
+		if q.onEx {
+			cur = len(q.it.Parts)
+		}
+		if key.Matches(k, keys.Part) {
+			cur = (cur + 1) % n
+		} else {
+			cur = (cur + n - 1) % n
+		}
+		q.onEx = cur == len(q.it.Parts)
+		if !q.onEx {
+			q.part = cur
+		}
+		q.setFocus()
+		q.layout() // the exhibit box grows when focused (narrow)
+		if q.locked && !q.onEx && q.part < len(q.spans) {
+			q.scrollTo(q.spans[q.part].prompt, q.spans[q.part].prompt)
+		} else {
+			q.follow()
+		}
+		return true, false
+	}
+	if q.onEx && q.ex != nil {
+		if k.String() == " " {
+			q.ex.vp.PageDown()
+			return true, false
+		}
+		if q.ex.Scroll(nav, k) {
+			return true, false
+		}
+	}
+	if !q.locked && !q.onEx {
+		switch {
+		case key.Matches(k, nav.Up):
+			q.moveCursor(-1)
+			return true, false
+		case key.Matches(k, nav.Down):
+			q.moveCursor(1)
+			return true, false
+		case k.String() == " " && q.choices() > 0:
+			q.pick(q.part, q.cursor[q.part])
+			return true, true
+		}
+	}
+	if !q.locked {
+		if j, ok := q.choiceKey(k); ok {
+			q.cursor[q.part] = j
+			q.pick(q.part, j)
+			return true, true
+		}
+	}
+	// Scrolling the column.
+	vh := q.viewH()
+	switch {
+	case key.Matches(k, nav.Up):
+		q.off--
+	case key.Matches(k, nav.Down):
+		q.off++
+	case key.Matches(k, nav.PageUp):
+		q.off -= max(vh-1, 1)
+	case key.Matches(k, nav.PageDown):
+		q.off += max(vh-1, 1)
+	case k.String() == "home" || (q.locked && k.String() == "g"):
+		q.off = 0
+	case k.String() == "end" || (q.locked && k.String() == "G"):
+		q.off = len(q.lines)
+	default:
+		return false, false
+	}
+	q.clampOff()
+	return true, false
+}
+
+// choiceKey maps a letter (a-z, unless the screen keeps it) or a digit
+// (1-9) to a choice of the focused part.
+func (q *quizItem) choiceKey(k tea.KeyMsg) (int, bool) {
+	if k.Type != tea.KeyRunes || len(k.Runes) != 1 || k.Alt {
+		return 0, false
+	}
+	r := k.Runes[0]
+	n := q.choices()
+	switch {
+	case r >= '1' && r <= '9':
+		if j := int(r - '1'); j < n {
+			return j, true
+		}
+	case r >= 'a' && r <= 'z' && !strings.ContainsRune(q.reserved, r):
+		if j := int(r - 'a'); j < n {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// moveCursor walks the choices; past a part's end it goes on to the next
+// part's choices.
+func (q *quizItem) moveCursor(d int) {
+	if q.choices() == 0 {
+		return
+	}
+	c := q.cursor[q.part] + d
+	switch {
+	case c < 0:
+		if q.part == 0 {
+			q.off = 0 // show the stem above the first choice
+			return
+		}
+		q.part--
+		q.cursor[q.part] = len(q.it.Parts[q.part].Choices) - 1
+	case c >= len(q.it.Parts[q.part].Choices):
+		if q.part == len(q.it.Parts)-1 {
+			q.scrollTo(len(q.lines)-1, len(q.lines)-1)
+			return
+		}
+		q.part++
+		q.cursor[q.part] = 0
+	default:
+		q.cursor[q.part] = c
+	}
+	q.rebuild()
+	q.follow()
+}
+
+// pick selects choice j of part i (a single-choice part keeps one pick; a
+// multi-select part toggles).
+func (q *quizItem) pick(i, j int) {
+	if q.it.Parts[i].Multi {
+		q.chosen[i][j] = !q.chosen[i][j]
+	} else {
+		clear(q.chosen[i])
+		q.chosen[i][j] = true
+	}
+	q.rebuild()
+	q.follow()
+}
+
+// View is the column (and, wide, the exhibit beside it), exactly h rows.
+func (q *quizItem) View() string {
+	if q.w <= 0 || q.h <= 0 {
+		return ""
+	}
+	var exLines []string
+	if q.exAt >= 0 {
+		exLines = strings.Split(q.ex.View(), "\n")
+	}
+	vh := q.viewH()
+	rows := make([]string, 0, q.h)
+	for i := q.off; i < q.off+vh; i++ {
+		l := ""
+		switch {
+		case q.exAt >= 0 && i >= q.exAt && i < q.exAt+q.exH:
+			if k := i - q.exAt; k < len(exLines) {
+				l = exLines[k]
+			}
+		case i < len(q.lines):
+			l = q.lines[i]
+		}
+		rows = append(rows, l)
+	}
+	if vh < q.h {
+		below := len(q.lines) - q.off - vh
+		hint := ""
+		switch {
+		case q.onEx && !q.wide:
+			hint = " ↑/↓ pgup/pgdn scroll the response · tab back to the question"
+		case below > 0:
+			hint = fmt.Sprintf(" ↓ %s below · pgdn", quizPlural(below, "more line"))
+		case q.off > 0:
+			hint = " ↑ pgup for the lines above"
+		}
+		rows = append(rows, q.c.Styles.Muted.Render(hint))
+	}
+	if !q.wide {
+		for i, l := range rows {
+			rows[i] = quizFit(l, q.w)
+		}
+		return strings.Join(rows, "\n")
+	}
+	exRows := strings.Split(q.ex.View(), "\n")
+	for i, l := range rows {
+		r := ""
+		if i < len(exRows) {
+			r = exRows[i]
+		}
+		rows[i] = quizPad(l, q.colW) + " " + r
+	}
+	return strings.Join(rows, "\n")
+}
+
+// multi reports whether the focused part is multi-select.
+func (q *quizItem) multi() bool { return q.part < len(q.it.Parts) && q.it.Parts[q.part].Multi }
+
+// choices is the number of choices of the focused part.
+func (q *quizItem) choices() int {
+	if q.part >= len(q.it.Parts) {
+		return 0
+	}
+	return len(q.it.Parts[q.part].Choices)
+}
+
+// quizWrap wraps plain text to w cells, keeping paragraph breaks.
+func quizWrap(text string, w int) []string {
+	w = max(w, 1)
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		para = strings.TrimRight(para, " ")
+		if para == "" {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, wrapWords(para, w)...)
+	}
+	return out
+}
+
+// wrapWords wraps plain text at spaces only (a date such as 2025-11-25
+// stays whole), cutting a word only when it is wider than the line.
+func wrapWords(para string, w int) []string {
+	var out []string
+	line, lw := "", 0
+	for _, word := range strings.Fields(para) {
+		ww := ansi.StringWidth(word)
+		for ww > w {
+			if lw > 0 {
+				out = append(out, line)
+				line, lw = "", 0
+			}
+			cut := ansi.Truncate(word, w, "")
+			if cut == "" {
+				_, size := utf8.DecodeRuneInString(word)
+				cut = word[:size]
+			}
+			out = append(out, cut)
+			word = word[len(cut):]
+			ww = ansi.StringWidth(word)
+		}
+		switch {
+		case ww == 0:
+		case lw == 0:
+			line, lw = word, ww
+		case lw+1+ww <= w:
+			line += " " + word
+			lw += 1 + ww
+		default:
+			out = append(out, line)
+			line, lw = word, ww
+		}
+	}
+	if lw > 0 || len(out) == 0 {
+		out = append(out, line)
+	}
+	return out
+}
+
+// quizParagraphs wraps a stem: single line breaks fold, blank lines stay.
+func quizParagraphs(text string, w int) []string {
+	text = sanitize(strings.TrimSpace(text))
+	var out []string
+	for i, para := range strings.Split(text, "\n\n") {
+		if i > 0 {
+			out = append(out, "")
+		}
+		out = append(out, quizWrap(strings.Join(strings.Fields(para), " "), w)...)
+	}
+	return out
+}
+
+// quizHang renders lead (already styled) then text in st, wrapped to w
+// cells, continuation rows indented to the lead's width.
+func quizHang(lead, text string, w int, st lipgloss.Style) []string {
+	lw := ansi.StringWidth(lead)
+	room := max(w-lw, 8)
+	var out []string
+	for i, l := range quizWrap(text, room) {
+		if i == 0 {
+			out = append(out, lead+st.Render(l))
+			continue
+		}
+		out = append(out, strings.Repeat(" ", lw)+st.Render(l))
+	}
+	if len(out) == 0 {
+		out = []string{lead}
+	}
+	return out
+}
+
+// quizPad pads or cuts a styled line to exactly w cells.
+func quizPad(s string, w int) string {
+	lw := ansi.StringWidth(s)
+	switch {
+	case lw > w:
+		return ansi.Truncate(s, w, "")
+	case lw < w:
+		return s + strings.Repeat(" ", w-lw)
+	}
+	return s
+}
+
+// quizFit cuts a styled line to at most w cells.
+func quizFit(s string, w int) string {
+	if ansi.StringWidth(s) > w {
+		return ansi.Truncate(s, max(w, 0), "")
+	}
+	return s
+}
+
+// quizPlural is "1 item" or "3 items".
+func quizPlural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

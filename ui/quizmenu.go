@@ -1,0 +1,589 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/errorlab/errorlab/quiz"
+)
+
+// quizMenu is "Practice & exam": Practice, Mock exam, Review, Results.
+// It builds the pool (authored questions and the drills generated from
+// the lab's scenarios) in a command when it opens.
+type quizMenu struct {
+	c    *Common
+	keys QuizKeys
+
+	pool    *quiz.Pool
+	err     error
+	loading bool
+	pending *QuizStart // opened by `errorlab quiz`: start once loaded
+	seed    uint64     // --seed, kept for the menu's later sessions
+
+	cursor int
+	setup  int // menuPractice or menuExam while setting up; -1 otherwise
+	field  int
+	edit   string // digits typed into the field, not yet applied
+
+	topic      int // 0 = all topics, i = quiz.Topics[i-1]
+	pCount     int
+	eCount     int
+	eMinutes   int
+	ePass      int
+	minutesSet bool
+
+	waiting int // items waiting for review
+	lastRun string
+
+	w, h int
+}
+
+const (
+	menuPractice = iota
+	menuExam
+	menuReview
+	menuResults
+)
+
+type menuEntry struct{ name, desc string }
+
+var menuEntries = []menuEntry{
+	{"Practice", "One question at a time, on a topic or all: the verdict and every choice explained after each."},
+	{"Mock exam", "Timed, no feedback until you submit; flag questions and move freely between them."},
+	{"Review", "What you missed, brought back first (Leitner boxes), until you have it right three times."},
+	{"Results", "Mastery by topic, your exam history, and your weakest topics to practise."},
+}
+
+type quizPoolMsg struct {
+	owner *quizMenu
+	pool  *quiz.Pool
+	err   error
+}
+
+func newQuizMenu(c *Common, start *QuizStart) *quizMenu {
+	m := &quizMenu{c: c, keys: DefaultQuizKeys(), setup: -1, pCount: 10, eCount: 20, ePass: 70, pending: start}
+	m.eMinutes = examMinutes(m.eCount)
+	if start != nil {
+		m.seed = start.Seed
+		switch start.Mode {
+		case quiz.Exam:
+			m.cursor = menuExam
+			if start.Count > 0 {
+				m.eCount = start.Count
+			}
+			m.eMinutes = examMinutes(m.eCount)
+			if start.Minutes > 0 {
+				m.eMinutes, m.minutesSet = start.Minutes, true
+			}
+			if start.PassMark > 0 {
+				m.ePass = int(start.PassMark*100 + 0.5)
+			}
+		case quiz.Review:
+			m.cursor = menuReview
+		default:
+			if start.Count > 0 {
+				m.pCount = start.Count
+			}
+		}
+		for i, t := range quiz.Topics {
+			if t.ID == start.Topic {
+				m.topic = i + 1
+			}
+		}
+	}
+	return m
+}
+
+// examMinutes is the default time: 1.5 minutes a question, rounded up.
+func examMinutes(n int) int { return (3*n + 1) / 2 }
+
+func (m *quizMenu) Init() tea.Cmd { return nil }
+func (m *quizMenu) Crumb() string { return "Practice & exam" }
+func (m *quizMenu) SetSize(w, h int) {
+	m.w, m.h = w, h
+}
+
+// Activate builds the pool the first time; afterwards it refreshes the
+// review count and the last exam.
+func (m *quizMenu) Activate() tea.Cmd {
+	if m.pool == nil {
+		if m.loading || m.err != nil {
+			return nil
+		}
+		m.loading = true
+		cat := m.c.Catalog
+		return safe("preparing the questions", func() tea.Msg {
+			p, err := loadQuizPool(context.Background(), cat)
+			return quizPoolMsg{owner: m, pool: p, err: err}
+		})
+	}
+	m.refresh()
+	return nil
+}
+
+// refresh counts what waits for review and reads the last exam.
+func (m *quizMenu) refresh() {
+	m.waiting, m.lastRun = 0, ""
+	p, err := m.c.Progress.Load()
+	if err != nil || p == nil || m.pool == nil {
+		return
+	}
+	for _, it := range m.pool.Items {
+		if r, ok := p.Items[it.ID]; ok && r.Box >= 1 && r.Box < quiz.Mastered {
+			m.waiting++
+		}
+	}
+	if n := len(p.Exams); n > 0 {
+		e := p.Exams[n-1]
+		mark := "✗"
+		if e.Passed {
+			mark = "✓"
+		}
+		m.lastRun = fmt.Sprintf("last exam %d/%d %s", e.Correct, e.Questions, mark)
+	}
+}
+
+// Capturing is true while digits are being typed: q does not quit then.
+func (m *quizMenu) Capturing() bool { return m.edit != "" }
+
+// Back closes the set-up before the root leaves the menu.
+func (m *quizMenu) Back() bool {
+	if m.setup >= 0 {
+		m.setup, m.edit = -1, ""
+		return true
+	}
+	return false
+}
+
+func (m *quizMenu) fields() int {
+	if m.setup == menuExam {
+		return 4 // questions, minutes, pass line, start
+	}
+	return 3 // topic, questions, start
+}
+
+// numField reports whether the focused field takes a number.
+func (m *quizMenu) numField() bool {
+	if m.setup == menuExam {
+		return m.field < 3
+	}
+	return m.field == 1
+}
+
+func (m *quizMenu) ShortHelp() []key.Binding {
+	k := m.keys
+	if m.edit != "" {
+		return []key.Binding{withHelp(k.Type, "0-9", "type"), withHelp(k.Open, "enter", "start"),
+			key.NewBinding(key.WithKeys("backspace"), key.WithHelp("⌫", "delete")), withHelp(k.Cancel, "esc", "undo")}
+	}
+	if m.setup >= 0 {
+		bs := []key.Binding{withHelp(m.c.Nav.Up, "↑/↓", "field"), k.Change}
+		if m.numField() {
+			bs = append(bs, k.Type)
+		}
+		return append(bs, withHelp(k.Open, "enter", "start"))
+	}
+	return []key.Binding{m.c.Nav.Up, m.c.Nav.Down, k.Open}
+}
+
+func (m *quizMenu) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{
+		{m.c.Nav.Up, m.c.Nav.Down, withHelp(k.Open, "enter", "open / start")},
+		{withHelp(k.Change, "←/→", "change the field's value"), withHelp(k.Type, "0-9", "type a number (q does not quit then)"),
+			key.NewBinding(key.WithKeys("backspace"), key.WithHelp("⌫", "delete a digit")), withHelp(m.c.Keys.Back, "esc", "close the set-up")},
+	}
+}
+
+func (m *quizMenu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case quizPoolMsg:
+		if msg.owner != m {
+			return m, nil
+		}
+		m.loading = false
+		m.pool, m.err = msg.pool, msg.err
+		if m.err != nil {
+			m.c.SetStatus(StatusError, "the questions could not be prepared: %v", m.err)
+			return m, nil
+		}
+		m.refresh()
+		if st := m.pending; st != nil {
+			m.pending = nil
+			return m, m.start(quiz.Options{Mode: st.Mode, Topic: st.Topic, Count: st.Count,
+				Duration: time.Duration(st.Minutes) * time.Minute, Seed: st.Seed, PassMark: st.PassMark})
+		}
+		return m, nil
+	case panicMsg:
+		if m.loading {
+			m.loading = false
+			m.err = fmt.Errorf("%s", msg.what)
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *quizMenu) key(k tea.KeyMsg) tea.Cmd {
+	nav := m.c.Nav
+	if m.setup < 0 {
+		switch {
+		case key.Matches(k, nav.Up):
+			m.cursor = (m.cursor + len(menuEntries) - 1) % len(menuEntries)
+		case key.Matches(k, nav.Down):
+			m.cursor = (m.cursor + 1) % len(menuEntries)
+		case key.Matches(k, nav.Top):
+			m.cursor = 0
+		case key.Matches(k, nav.Bottom):
+			m.cursor = len(menuEntries) - 1
+		case key.Matches(k, m.keys.Open):
+			return m.open()
+		}
+		return nil
+	}
+	s := k.String()
+	if m.numField() && len(s) == 1 && s[0] >= '0' && s[0] <= '9' {
+		if len(m.edit) < 3 {
+			m.edit += s
+		}
+		return nil
+	}
+	if m.edit != "" {
+		switch s {
+		case "backspace":
+			m.edit = m.edit[:len(m.edit)-1]
+			return nil
+		case "esc":
+			m.edit = ""
+			return nil
+		}
+		m.commit()
+	}
+	switch {
+	case key.Matches(k, m.keys.Open):
+		return m.startSetup()
+	case key.Matches(k, nav.Up), s == "shift+tab":
+		m.field = (m.field + m.fields() - 1) % m.fields()
+	case key.Matches(k, nav.Down), s == "tab":
+		m.field = (m.field + 1) % m.fields()
+	case s == "left" || s == "h":
+		m.change(-1)
+	case s == "right" || s == "l":
+		m.change(1)
+	}
+	return nil
+}
+
+// open acts on a menu entry.
+func (m *quizMenu) open() tea.Cmd {
+	if m.pool == nil {
+		if m.err != nil {
+			m.c.SetStatus(StatusError, "the questions could not be prepared: %v", m.err)
+		} else {
+			m.c.SetStatus(StatusInfo, "still preparing the questions: a moment")
+		}
+		return nil
+	}
+	switch m.cursor {
+	case menuPractice, menuExam:
+		m.setup, m.field = m.cursor, 0
+	case menuReview:
+		return m.start(quiz.Options{Mode: quiz.Review, Seed: m.seed})
+	case menuResults:
+		return send(quizNavMsg{push: newQuizResults(m.c, m.pool)})
+	}
+	return nil
+}
+
+func (m *quizMenu) startSetup() tea.Cmd {
+	if m.setup == menuExam {
+		return m.start(quiz.Options{Mode: quiz.Exam, Count: m.eCount, Duration: time.Duration(m.eMinutes) * time.Minute,
+			PassMark: float64(m.ePass) / 100, Seed: m.seed})
+	}
+	return m.start(quiz.Options{Mode: quiz.Practice, Topic: m.topicID(), Count: m.pCount, Seed: m.seed})
+}
+
+func (m *quizMenu) start(o quiz.Options) tea.Cmd {
+	s, err := startQuiz(m.c, m.pool, o, nil)
+	if err != nil {
+		m.c.SetStatus(StatusError, "%v", err)
+		return nil
+	}
+	m.setup = -1
+	return send(quizNavMsg{push: s})
+}
+
+func (m *quizMenu) topicID() string {
+	if m.topic == 0 {
+		return ""
+	}
+	return quiz.Topics[m.topic-1].ID
+}
+
+// available is how many items the practice topic offers.
+func (m *quizMenu) available() int {
+	if m.pool == nil {
+		return 0
+	}
+	return len(m.pool.Filter(m.topicID()))
+}
+
+// commit applies the typed digits to the focused field.
+func (m *quizMenu) commit() {
+	n, err := strconv.Atoi(m.edit)
+	m.edit = ""
+	if err != nil {
+		return
+	}
+	m.set(n)
+}
+
+func (m *quizMenu) value() int {
+	if m.setup == menuExam {
+		switch m.field {
+		case 0:
+			return m.eCount
+		case 1:
+			return m.eMinutes
+		case 2:
+			return m.ePass
+		}
+		return 0
+	}
+	if m.field == 1 {
+		return m.pCount
+	}
+	return m.topic
+}
+
+// set puts n, clamped to the field's range, into the focused field.
+func (m *quizMenu) set(n int) {
+	clamp := func(v, lo, hi int) int { return max(min(v, hi), lo) }
+	if m.setup == menuExam {
+		switch m.field {
+		case 0:
+			m.eCount = clamp(n, 1, max(min(100, len(m.pool.Items)), 1))
+			if !m.minutesSet {
+				m.eMinutes = examMinutes(m.eCount)
+			}
+		case 1:
+			m.eMinutes, m.minutesSet = clamp(n, 1, 600), true
+		case 2:
+			m.ePass = clamp(n, 1, 100)
+		}
+		return
+	}
+	switch m.field {
+	case 0:
+		m.topic = (n + len(quiz.Topics) + 1) % (len(quiz.Topics) + 1)
+		m.pCount = clamp(m.pCount, 1, max(m.available(), 1))
+	case 1:
+		m.pCount = clamp(n, 1, max(m.available(), 1))
+	}
+}
+
+func (m *quizMenu) change(d int) {
+	if m.setup == menuExam && m.field == 2 {
+		d *= 5
+	}
+	m.set(m.value() + d)
+}
+
+func (m *quizMenu) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	st := m.c.Styles
+	w := m.w
+	var lines []string
+	add := func(s string) { lines = append(lines, quizFit(s, w)) }
+	add("")
+	add(" " + st.Title.Render("Practice & exam"))
+	switch {
+	case m.loading:
+		add(" " + st.Info.Render("⋯ Preparing the questions: generating drills from the lab's scenarios…"))
+	case m.err != nil:
+		for _, l := range quizWrap("✗ The questions could not be prepared: "+m.err.Error(), w-2) {
+			add(" " + st.Bad.Render(l))
+		}
+	case m.pool != nil:
+		info := fmt.Sprintf("%d questions and drills on %d topics", len(m.pool.Items), len(quiz.Topics))
+		if m.waiting > 0 {
+			info += fmt.Sprintf(" · %d waiting for review", m.waiting)
+		}
+		if m.lastRun != "" {
+			info += " · " + m.lastRun
+		}
+		for _, l := range quizWrap(info, w-2) {
+			add(" " + st.Muted.Render(l))
+		}
+	}
+	add("")
+	if m.setup >= 0 {
+		lines = append(lines, m.setupView()...)
+		return strings.Join(lines, "\n")
+	}
+	descRows := 2
+	if len(lines)+len(menuEntries)*3 > m.h {
+		descRows = 1
+	}
+	gap := len(lines)+len(menuEntries)*4 <= m.h
+	for i, e := range menuEntries {
+		if gap && i > 0 {
+			add("")
+		}
+		lead, ns := "   ", st.Bold
+		if m.pool == nil {
+			ns = st.Coming
+		}
+		if i == m.cursor {
+			lead, ns = " "+st.Cursor.Render("▸")+" ", st.Cursor
+		}
+		name := e.name
+		if i == menuReview && m.pool != nil {
+			name += st.Muted.Render(fmt.Sprintf(" (%d waiting)", m.waiting))
+		}
+		add(lead + ns.Render(e.name) + strings.TrimPrefix(name, e.name))
+		d := quizWrap(e.desc, max(w-6, 10))
+		if len(d) > descRows {
+			d = d[:descRows]
+			d[descRows-1] = strings.TrimRight(d[descRows-1], ".") + "…"
+		}
+		for _, l := range d {
+			add("     " + st.Muted.Render(l))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *quizMenu) setupView() []string {
+	st := m.c.Styles
+	var out []string
+	add := func(s string) { out = append(out, quizFit(s, m.w)) }
+	title := "Practice · set up"
+	if m.setup == menuExam {
+		title = "Mock exam · set up"
+	}
+	add(" " + st.Heading.Render(title))
+	add("")
+	type row struct{ label, value, note string }
+	num := func(field, v int) string {
+		if m.field == field && m.edit != "" {
+			return m.edit + "▏"
+		}
+		return strconv.Itoa(v)
+	}
+	var rows []row
+	if m.setup == menuExam {
+		rows = []row{
+			{"Questions", num(0, m.eCount), "spread across the topics"},
+			{"Minutes", num(1, m.eMinutes), "time up hands it in"},
+			{"Pass line", num(2, m.ePass) + "%", "right to pass"},
+		}
+	} else {
+		topic := "All topics"
+		if m.topic > 0 {
+			topic = quiz.Topics[m.topic-1].Title
+		}
+		rows = []row{
+			{"Topic", topic, fmt.Sprintf("%d questions and drills", m.available())},
+			{"Questions", num(1, m.pCount), fmt.Sprintf("of %d", m.available())},
+		}
+	}
+	for i, r := range rows {
+		lead, ls := "   ", st.Muted
+		val := st.ChipValue.Render(r.value)
+		if i == m.field {
+			lead, ls = " "+st.Cursor.Render("▸")+" ", st.Cursor
+			val = st.Muted.Render("‹ ") + val + st.Muted.Render(" ›")
+		} else {
+			val = "  " + val + "  "
+		}
+		add(lead + ls.Render(quizPad(r.label, 10)) + " " + val + "  " + st.Muted.Render(r.note))
+	}
+	lead, ls := "   ", st.Bold
+	if m.field == len(rows) {
+		lead, ls = " "+st.Cursor.Render("▸")+" ", st.Cursor
+	}
+	add(lead + ls.Render("Start") + st.Muted.Render("  (enter starts from any field)"))
+	add("")
+	help := "↑/↓ field · ←/→ change · type digits for a number · enter start · esc back"
+	for _, l := range quizWrap(help, max(m.w-2, 10)) {
+		add(" " + st.Muted.Render(l))
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------
+
+// quizNothing is the friendly screen for a review with nothing missed.
+type quizNothing struct {
+	c    *Common
+	keys QuizKeys
+	pool *quiz.Pool
+	w, h int
+}
+
+func newQuizNothing(c *Common, pool *quiz.Pool) *quizNothing {
+	return &quizNothing{c: c, keys: DefaultQuizKeys(), pool: pool}
+}
+
+func (m *quizNothing) Init() tea.Cmd    { return nil }
+func (m *quizNothing) Crumb() string    { return "Review" }
+func (m *quizNothing) SetSize(w, h int) { m.w, m.h = w, h }
+
+func (m *quizNothing) ShortHelp() []key.Binding {
+	return []key.Binding{withHelp(m.keys.Practise, "p/enter", "practise instead")}
+}
+
+func (m *quizNothing) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{withHelp(m.keys.Practise, "p/enter", "practise 10 questions on every topic")}}
+}
+
+func (m *quizNothing) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	if key.Matches(k, m.keys.Practise) || key.Matches(k, m.keys.Open) {
+		s, err := startQuiz(m.c, m.pool, quiz.Options{Mode: quiz.Practice, Count: 10}, nil)
+		if err != nil {
+			m.c.SetStatus(StatusError, "%v", err)
+			return m, nil
+		}
+		return m, send(quizNavMsg{push: s, replace: true})
+	}
+	return m, nil
+}
+
+func (m *quizNothing) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	st := m.c.Styles
+	var lines []string
+	add := func(s string) { lines = append(lines, quizFit(s, m.w)) }
+	add("")
+	add(" " + st.OK.Render("✓ Nothing to review yet"))
+	add("")
+	msg := quiz.ErrNothingToReview.Error()
+	msg = strings.ToUpper(msg[:1]) + msg[1:] + "."
+	for _, l := range quizWrap(msg, max(min(m.w-2, 90), 10)) {
+		add(" " + l)
+	}
+	add("")
+	for _, l := range quizWrap("Review brings back the questions you got wrong first, then the ones not yet mastered, until you have each right three times in a row.", max(min(m.w-2, 90), 10)) {
+		add(" " + st.Muted.Render(l))
+	}
+	add("")
+	add(" " + st.Cursor.Render("▸ ") + st.ChipKey.Render("p") + st.Muted.Render(" or ") + st.ChipKey.Render("enter") + "  practise 10 questions on every topic")
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,554 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/errorlab/errorlab/quiz"
+)
+
+// topicBar renders a fraction as a static bar (bubbles/progress, drawn
+// with ViewAs: no animation). The fill characters read without colour.
+type topicBar struct {
+	m progress.Model
+}
+
+func newTopicBar(c *Common) topicBar {
+	full, empty := "#1A7F37", "#AFB8C1"
+	if c.R.HasDarkBackground() {
+		full, empty = "#56D364", "#484F58"
+	}
+	m := progress.New(progress.WithoutPercentage(), progress.WithSolidFill(full),
+		progress.WithColorProfile(c.R.ColorProfile()), progress.WithFillCharacters('█', '░'))
+	m.EmptyColor = empty
+	return topicBar{m: m}
+}
+
+func (b *topicBar) view(frac float64, w int) string {
+	if w < 1 {
+		return ""
+	}
+	b.m.Width = w
+	return b.m.ViewAs(max(min(frac, 1), 0))
+}
+
+// ---------------------------------------------------------------------
+// Exam results: the score, pass or fail, per-topic bars, time taken, and
+// a walk through every answer with its explanations.
+
+type examResults struct {
+	c      *Common
+	keys   QuizKeys
+	pool   *quiz.Pool
+	s      *quiz.Session
+	res    quiz.Result
+	timeUp bool
+	page   int // -1: the overview; i: the review of item i
+	items  []*quizItem
+	bar    topicBar
+	w, h   int
+	off    int // overview scroll
+}
+
+func newExamResults(c *Common, pool *quiz.Pool, s *quiz.Session, res quiz.Result, timeUp bool) *examResults {
+	return &examResults{c: c, keys: DefaultQuizKeys(), pool: pool, s: s, res: res, timeUp: timeUp, page: -1,
+		items: make([]*quizItem, len(s.Items)), bar: newTopicBar(c)}
+}
+
+func (m *examResults) Init() tea.Cmd { return nil }
+func (m *examResults) Crumb() string { return "Exam results" }
+
+func (m *examResults) headLines() int {
+	if m.h >= 24 {
+		return 3
+	}
+	return 2
+}
+
+func (m *examResults) SetSize(w, h int) {
+	m.w, m.h = w, h
+	for _, q := range m.items {
+		if q != nil {
+			q.SetSize(w, max(h-m.headLines(), 1))
+		}
+	}
+}
+
+func (m *examResults) item(i int) *quizItem {
+	if m.items[i] == nil {
+		q := newQuizItem(m.c, m.s.Items[i], "")
+		if a := m.s.Answers[i]; a != nil {
+			q.SetAnswer(a)
+		}
+		q.SetSize(m.w, max(m.h-m.headLines(), 1))
+		q.Reveal()
+		q.off = 0 // the stem first: the review is read from the top
+		m.items[i] = q
+	}
+	return m.items[i]
+}
+
+func (m *examResults) ShortHelp() []key.Binding {
+	k := m.keys
+	bs := []key.Binding{withHelp(k.Forward, "←/→", "walk the answers")}
+	if m.page >= 0 {
+		bs = append(bs, m.item(m.page).ShortHelp()...)
+	}
+	return append(bs, withHelp(k.Results, "r", "all results"))
+}
+
+func (m *examResults) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{
+		{withHelp(k.Prev, "←/[", "previous answer (first: the overview)"), withHelp(k.Forward, "→/]", "next answer"),
+			withHelp(m.c.Nav.Up, "↑/↓", "scroll"), withHelp(m.c.Nav.PageDown, "pgup/pgdn", "page"), k.Part},
+		{withHelp(k.Results, "r", "your results: mastery, history, weakest topics"), withHelp(m.c.Keys.Back, "esc", "back to the menu")},
+	}
+}
+
+func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	keys := m.keys
+	switch {
+	case key.Matches(k, keys.Prev):
+		m.page = max(m.page-1, -1)
+		return m, nil
+	case key.Matches(k, keys.Forward):
+		m.page = min(m.page+1, len(m.s.Items)-1)
+		return m, nil
+	case key.Matches(k, keys.Results):
+		return m, send(quizNavMsg{push: newQuizResults(m.c, m.pool)})
+	}
+	if m.page >= 0 {
+		m.item(m.page).Update(k)
+		return m, nil
+	}
+	nav := m.c.Nav
+	switch {
+	case key.Matches(k, nav.Up):
+		m.off--
+	case key.Matches(k, nav.Down):
+		m.off++
+	case key.Matches(k, nav.PageUp):
+		m.off -= max(m.h-2, 1)
+	case key.Matches(k, nav.PageDown):
+		m.off += max(m.h-2, 1)
+	case key.Matches(k, nav.Top):
+		m.off = 0
+	}
+	m.off = max(m.off, 0)
+	return m, nil
+}
+
+// answerRow is the exam's items as ✓/✗ cells, the shown one bracketed.
+func (m *examResults) answerRow(w int) string {
+	st := m.c.Styles
+	var parts []string
+	width := 1
+	for i, it := range m.s.Items {
+		sym, symSt := "✓", st.OK
+		if !it.Check(m.s.Answers[i]) {
+			sym, symSt = "✗", st.Bad
+			if !it.Complete(m.s.Answers[i]) {
+				sym = "○"
+			}
+		}
+		text := fmt.Sprint(i+1) + sym
+		cell := symSt.Render(text)
+		cw := len(text)
+		if i == m.page {
+			cell = st.Cursor.Render("[") + cell + st.Cursor.Render("]")
+			cw += 2
+		}
+		parts = append(parts, cell)
+		width += cw + 1
+	}
+	if width <= w {
+		return " " + strings.Join(parts, " ")
+	}
+	// Too wide: just the symbols.
+	var b strings.Builder
+	b.WriteString(" ")
+	for i, it := range m.s.Items {
+		sym, symSt := "✓", st.OK
+		if !it.Check(m.s.Answers[i]) {
+			sym, symSt = "✗", st.Bad
+		}
+		if i == m.page {
+			b.WriteString(st.Cursor.Render("[") + symSt.Render(sym) + st.Cursor.Render("]"))
+		} else {
+			b.WriteString(symSt.Render(sym))
+		}
+	}
+	return quizFit(b.String(), w)
+}
+
+func (m *examResults) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	st := m.c.Styles
+	if m.page >= 0 {
+		it := m.s.Items[m.page]
+		a := m.s.Answers[m.page]
+		verdict := st.OK.Render("✓ right")
+		switch {
+		case !it.Complete(a):
+			verdict = st.Bad.Render("✗ not answered")
+		case !it.Check(a):
+			verdict = st.Bad.Render("✗ wrong")
+		}
+		head := " " + st.Title.Render(fmt.Sprintf("Answer %d of %d", m.page+1, len(m.s.Items))) + " " + verdict
+		if m.s.Flags[m.page] {
+			head += " " + st.Warn.Render("⚑")
+		}
+		head += st.Muted.Render(" · " + quiz.TopicTitle(it.Topic) + kindLabel(it.Kind))
+		lines := []string{quizFit(head, m.w), m.answerRow(m.w)}
+		if m.headLines() == 3 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, m.item(m.page).View())
+		return strings.Join(lines, "\n")
+	}
+	lines := m.overview()
+	m.off = max(min(m.off, len(lines)-m.h), 0)
+	end := min(m.off+m.h, len(lines))
+	return strings.Join(lines[m.off:end], "\n")
+}
+
+// overview is the score page.
+func (m *examResults) overview() []string {
+	st := m.c.Styles
+	w := m.w
+	r := m.res
+	var lines []string
+	add := func(s string) { lines = append(lines, quizFit(s, w)) }
+	add("")
+	score := fmt.Sprintf("%d of %d right (%d%%) · pass line %d%%", r.Correct, r.Total, pct(r.Correct, r.Total), int(r.PassMark*100+0.5))
+	if r.Passed {
+		add(" " + st.OK.Render("✓ Passed") + "  " + st.Bold.Render(score))
+	} else {
+		add(" " + st.Bad.Render("✗ Not passed") + "  " + st.Bold.Render(score))
+	}
+	taken := fmt.Sprintf("Time taken %s of %s", clock(r.Seconds), clock(int(m.s.Duration.Seconds())))
+	if m.timeUp {
+		taken += " · time ran out"
+	}
+	add(" " + st.Muted.Render(taken))
+	add("")
+	add(" " + st.Heading.Render("By topic"))
+	lines = append(lines, topicRows(m.c, &m.bar, r.ByTopic, r.PassMark, w)...)
+	add("")
+	add(" " + st.Heading.Render("Your answers") + st.Muted.Render(" · → walks through each with every explanation"))
+	add(m.answerRow(w))
+	if len(r.Missed) > 0 {
+		add("")
+		add(" " + st.Muted.Render(fmt.Sprintf("%s to revisit: Review (from the menu) brings them back first.", quizPlural(len(r.Missed), "question"))))
+	}
+	return lines
+}
+
+// topicRows are the per-topic bars of a result: title, bar, right/total
+// and percent, with ✓ when at or above the pass line.
+func topicRows(c *Common, bar *topicBar, by []quiz.TopicScore, passMark float64, w int) []string {
+	st := c.Styles
+	titleW := 0
+	for _, t := range by {
+		titleW = max(titleW, ansi.StringWidth(quiz.TopicTitle(t.Topic)))
+	}
+	const numW = 13 // " 10/10 100% ✓"
+	barW := min(max(w-titleW-numW-5, 8), 30)
+	titleW = min(titleW, max(w-barW-numW-5, 8))
+	var out []string
+	for _, t := range by {
+		f := t.Fraction()
+		mark := st.OK.Render("✓")
+		if f < passMark {
+			mark = st.Bad.Render("✗")
+		}
+		title := quizPad(ansi.Truncate(quiz.TopicTitle(t.Topic), titleW, "…"), titleW)
+		nums := fmt.Sprintf("%5s %4s", fmt.Sprintf("%d/%d", t.Correct, t.Total), fmt.Sprintf("%d%%", pct(t.Correct, t.Total)))
+		out = append(out, quizFit("  "+title+"  "+bar.view(f, barW)+" "+nums+" "+mark, w))
+	}
+	return out
+}
+
+// clock is 125 → "2:05".
+func clock(secs int) string {
+	secs = max(secs, 0)
+	return fmt.Sprintf("%d:%02d", secs/60, secs%60)
+}
+
+// ---------------------------------------------------------------------
+// Results: mastery per topic, exam history, weakest topics (enter
+// practises one).
+
+type quizResults struct {
+	c    *Common
+	keys QuizKeys
+	pool *quiz.Pool
+	sum  quiz.Summary
+	err  error
+	bar  topicBar
+
+	banner   string // what the session that just ended scored
+	bannerOK bool
+
+	cursor int // in sum.Weakest
+	off    int
+	w, h   int
+	lines  []string
+	curAt  int // line of the cursor's weak topic, -1 without one
+}
+
+func newQuizResults(c *Common, pool *quiz.Pool) *quizResults {
+	m := &quizResults{c: c, keys: DefaultQuizKeys(), pool: pool, bar: newTopicBar(c), curAt: -1}
+	m.reload()
+	return m
+}
+
+// reload reads progress again (after a practice session on top).
+func (m *quizResults) reload() {
+	p, err := m.c.Progress.Load()
+	m.err = err
+	if err != nil || p == nil {
+		p = &quiz.Progress{Items: map[string]quiz.ItemRecord{}, Scenarios: map[string]quiz.ScenarioRecord{}}
+	}
+	m.sum = quiz.Summarize(m.pool, p)
+	m.cursor = min(m.cursor, max(len(m.sum.Weakest)-1, 0))
+	m.rebuild()
+}
+
+// Activate refreshes the numbers when a session returns here.
+func (m *quizResults) Activate() tea.Cmd {
+	m.reload()
+	return nil
+}
+
+func (m *quizResults) Init() tea.Cmd { return nil }
+func (m *quizResults) Crumb() string { return "Results" }
+
+func (m *quizResults) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.rebuild()
+}
+
+func (m *quizResults) ShortHelp() []key.Binding {
+	k := m.keys
+	var bs []key.Binding
+	if len(m.sum.Weakest) > 0 {
+		bs = append(bs, withHelp(m.c.Nav.Up, "↑/↓", "weak topic"), withHelp(k.Open, "enter", "practise it"))
+	} else {
+		bs = append(bs, withHelp(m.c.Nav.Up, "↑/↓", "scroll"))
+	}
+	bs = append(bs, withHelp(k.Practise, "p", "practise all topics"))
+	if len(m.lines) > m.h {
+		bs = append(bs, withHelp(m.c.Nav.PageDown, "pgdn", "more"))
+	}
+	return bs
+}
+
+func (m *quizResults) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{
+		{withHelp(m.c.Nav.Up, "↑/↓", "choose a weak topic (or scroll)"), withHelp(k.Open, "enter", "practise the chosen weak topic"),
+			withHelp(k.Practise, "p", "practise all topics")},
+		{withHelp(m.c.Nav.PageUp, "pgup", "scroll up"), withHelp(m.c.Nav.PageDown, "pgdn", "scroll down"), withHelp(m.c.Nav.Top, "g/home", "top")},
+	}
+}
+
+func (m *quizResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	nav := m.c.Nav
+	n := len(m.sum.Weakest)
+	switch {
+	case key.Matches(k, m.keys.Open) && n > 0:
+		return m, m.practise(m.sum.Weakest[m.cursor])
+	case key.Matches(k, m.keys.Practise):
+		return m, m.practise("")
+	case key.Matches(k, nav.Up) && n > 0:
+		m.cursor = max(m.cursor-1, 0)
+		m.rebuild()
+		m.follow()
+	case key.Matches(k, nav.Down) && n > 0:
+		m.cursor = min(m.cursor+1, n-1)
+		m.rebuild()
+		m.follow()
+	case key.Matches(k, nav.Up):
+		m.off--
+	case key.Matches(k, nav.Down):
+		m.off++
+	case key.Matches(k, nav.PageUp):
+		m.off -= max(m.h-2, 1)
+	case key.Matches(k, nav.PageDown):
+		m.off += max(m.h-2, 1)
+	case key.Matches(k, nav.Top):
+		m.off = 0
+	case key.Matches(k, nav.Bottom):
+		m.off = len(m.lines)
+	}
+	m.off = max(min(m.off, len(m.lines)-m.h), 0)
+	return m, nil
+}
+
+func (m *quizResults) follow() {
+	if m.curAt < 0 {
+		return
+	}
+	vh := m.h
+	if len(m.lines) > m.h {
+		vh = max(m.h-1, 1) // the last row is the "more below" hint
+	}
+	if m.curAt < m.off {
+		m.off = max(m.curAt-1, 0)
+	} else if m.curAt >= m.off+vh {
+		m.off = m.curAt - vh + 1
+	}
+}
+
+// practise opens a practice session on a topic ("" = all), coming back
+// here at its end.
+func (m *quizResults) practise(topic string) tea.Cmd {
+	s, err := startQuiz(m.c, m.pool, quiz.Options{Mode: quiz.Practice, Topic: topic, Count: 10}, m)
+	if err != nil {
+		m.c.SetStatus(StatusError, "%v", err)
+		return nil
+	}
+	return send(quizNavMsg{push: s})
+}
+
+func (m *quizResults) rebuild() {
+	st := m.c.Styles
+	w := max(m.w, 1)
+	var lines []string
+	add := func(s string) { lines = append(lines, quizFit(s, w)) }
+	add("")
+	if m.banner != "" {
+		mark, bs := "✓ ", st.OK
+		if !m.bannerOK {
+			mark, bs = "• ", st.Info
+		}
+		add(" " + bs.Render(mark+m.banner))
+		add("")
+	}
+	if m.err != nil {
+		for _, l := range quizWrap("✗ Your progress could not be read: "+m.err.Error(), w-2) {
+			add(" " + st.Bad.Render(l))
+		}
+		add("")
+	}
+	// Weakest first: it is what to do next.
+	add(" " + st.Heading.Render("Weakest topics") + st.Muted.Render(" · enter practises the topic under ▸"))
+	m.curAt = -1
+	if len(m.sum.Weakest) == 0 {
+		for _, l := range quizWrap("None yet: answer some questions (Practice or a Mock exam) and the topics you miss most show here.", w-4) {
+			add("   " + st.Muted.Render(l))
+		}
+	}
+	weakW := 0
+	for _, t := range m.sum.Weakest {
+		weakW = max(weakW, ansi.StringWidth(m.topic(t).Title))
+	}
+	for i, t := range m.sum.Weakest {
+		tm := m.topic(t)
+		lead := "   "
+		ts := st.Bold
+		if i == m.cursor {
+			lead = " " + st.Cursor.Render("▸") + " "
+			ts = st.Cursor
+			m.curAt = len(lines)
+		}
+		detail := fmt.Sprintf("%d%% right · %d missed now", int(tm.Accuracy*100+0.5), tm.Missed)
+		room := min(max(w-4-ansi.StringWidth(detail)-2, 8), weakW)
+		add(lead + ts.Render(quizPad(ansi.Truncate(tm.Title, room, "…"), room)) + "  " + st.Muted.Render(detail))
+	}
+	add("")
+
+	const numW = 28 // "mastered answered   of right"
+	titleW := 0
+	for _, t := range m.sum.Topics {
+		titleW = max(titleW, ansi.StringWidth(t.Title))
+	}
+	avail := max(w-2-2-1-numW-1, 16)
+	barW := min(max(avail-titleW, 8), 24)
+	titleW = min(titleW, avail-barW)
+	// The heading carries the column labels, right above their numbers.
+	heading := " " + st.Heading.Render("Mastery by topic")
+	labels := fmt.Sprintf("%8s %8s %4s %5s", "mastered", "answered", "of", "right")
+	add(quizPad(heading, 2+titleW+2+barW+1) + st.Muted.Render(labels))
+	for _, t := range m.sum.Topics {
+		frac := 0.0
+		if t.Items > 0 {
+			frac = float64(t.Mastered) / float64(t.Items)
+		}
+		acc := "–"
+		if t.Right+t.Wrong > 0 {
+			acc = fmt.Sprintf("%d%%", int(t.Accuracy*100+0.5))
+		}
+		title := quizPad(ansi.Truncate(t.Title, titleW, "…"), titleW)
+		nums := fmt.Sprintf("%8d %8d %4d %5s", t.Mastered, t.Answered, t.Items, acc)
+		add("  " + title + "  " + m.bar.view(frac, barW) + " " + nums)
+	}
+	add("")
+
+	add(" " + st.Heading.Render("Mock exams") + st.Muted.Render(" · latest first"))
+	if len(m.sum.Exams) == 0 {
+		add("   " + st.Muted.Render("No exam taken yet."))
+	}
+	exams := slices.Clone(m.sum.Exams)
+	slices.Reverse(exams)
+	const shown = 5
+	earlier := max(len(exams)-shown, 0)
+	exams = exams[:len(exams)-earlier]
+	for _, e := range exams {
+		res := st.Bad.Render("✗ not passed")
+		if e.Passed {
+			res = st.OK.Render("✓ passed")
+		}
+		add(fmt.Sprintf("   %s  %s  %s  %s", st.Muted.Render(e.At.UTC().Format("2006-01-02 15:04")+" UTC"),
+			st.Bold.Render(fmt.Sprintf("%d/%d (%d%%)", e.Correct, e.Questions, pct(e.Correct, e.Questions))),
+			res, st.Muted.Render(fmt.Sprintf("pass line %d%% · %s", int(e.PassMark*100+0.5), clock(e.Seconds)))))
+	}
+	if earlier > 0 {
+		add("   " + st.Muted.Render(fmt.Sprintf("… and %s before these", quizPlural(earlier, "earlier exam"))))
+	}
+	if len(lines) > m.h && len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:] // tight: the top margin goes first
+		m.curAt--
+	}
+	m.lines = lines
+	m.off = max(min(m.off, len(m.lines)-m.h), 0)
+}
+
+func (m *quizResults) topic(id string) quiz.TopicMastery {
+	for _, t := range m.sum.Topics {
+		if t.Topic == id {
+			return t
+		}
+	}
+	return quiz.TopicMastery{Topic: id, Title: quiz.TopicTitle(id)}
+}
+
+func (m *quizResults) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	end := min(m.off+m.h, len(m.lines))
+	lines := slices.Clone(m.lines[m.off:end])
+	if end < len(m.lines) && len(lines) > 0 {
+		lines[len(lines)-1] = m.c.Styles.Muted.Render(fmt.Sprintf(" ↓ %s below · pgdn", quizPlural(len(m.lines)-end+1, "more line")))
+	}
+	return strings.Join(lines, "\n")
+}
