@@ -273,20 +273,6 @@ func (a *app) listCmd() *cobra.Command {
 	return cmd
 }
 
-// showResult is the object `scenarios show --json` prints.
-type showResult struct {
-	ID                string               `json:"id"`
-	Title             string               `json:"title"`
-	Spec              rules.Revision       `json:"spec"`
-	Style             mockserver.Style     `json:"style"`
-	Request           string               `json:"request"`
-	Response          string               `json:"response"`
-	Classification    rules.Classification `json:"classification"`
-	Expected          scenarios.Expected   `json:"expected"`
-	BestAction        rules.Action         `json:"bestAction"`
-	AcceptableActions []rules.Action       `json:"acceptableActions"`
-}
-
 func (a *app) showCmd() *cobra.Command {
 	var styleFlag, specFlag string
 	var asJSON, session bool
@@ -333,15 +319,9 @@ func (a *app) showCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cl, err := ex.Classify()
-			if err != nil {
-				return fmt.Errorf("scenario %s: response unreadable: %w", s.ID, err)
-			}
-			t := s.TruthAt(rev)
-			res := showResult{ID: s.ID, Title: s.Title, Spec: rev, Style: style, Request: string(ex.Request), Response: string(ex.Response),
-				Classification: cl, Expected: t.Expected, BestAction: t.Best, AcceptableActions: t.Acceptable}
-			if res.AcceptableActions == nil {
-				res.AcceptableActions = []rules.Action{}
+			res := s.Record(ex, style, 0)
+			if res.Classification == nil {
+				return fmt.Errorf("scenario %s: response unreadable: %s", s.ID, res.ClassificationError)
 			}
 			if asJSON {
 				return writeJSON(a.stdout, res)
@@ -381,7 +361,7 @@ func pickStyle(s *scenarios.Scenario, flag string) (mockserver.Style, error) {
 	return st, nil
 }
 
-func printShow(w io.Writer, s *scenarios.Scenario, r showResult) error {
+func printShow(w io.Writer, s *scenarios.Scenario, r scenarios.ExchangeRecord) error {
 	cat := "-"
 	if r.Classification.ErrorCategory != "" {
 		cat = string(r.Classification.ErrorCategory)

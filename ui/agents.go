@@ -730,14 +730,11 @@ func (m *agentsScreen) ExportRecord() (exportRecord, string, bool, string) {
 	}
 	ex := *m.expStep.Exchange
 	p := m.expPart
-	title := m.title
-	if s, ok := m.c.Catalog.Get(p.scenario); ok {
-		title = s.Title
+	sc, ok := m.c.Catalog.Get(p.scenario)
+	if !ok {
+		return exportRecord{}, "", false, "this run's scenario is not in the catalogue"
 	}
-	rec := exportRecord{
-		Scenario: p.scenario, Title: title, Spec: ex.Revision, Style: mockserver.Style(p.style),
-		Call: ex.Call, Request: string(ex.Request), Response: string(ex.Response),
-	}
+	rec := sc.Record(ex, mockserver.Style(p.style), 0)
 	name := fmt.Sprintf("errorlab-%s-%s-agent-t%.1f-%s.json", p.scenario, m.expWho, m.expStep.T, ex.Revision)
 	return rec, name, true, ""
 }

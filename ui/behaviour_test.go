@@ -88,8 +88,9 @@ func TestWriteExportsExactBytes(t *testing.T) {
 		t.Fatalf("no export file: %v\nstatus: %s", err, m.(*App).c.status.Text)
 	}
 	var rec struct {
-		Scenario, Spec, Style, Request, Response string
-		Classification                           map[string]any
+		ID, Spec, Style, Request, Response string
+		Classification                     map[string]any
+		BestAction                         string
 	}
 	if err := json.Unmarshal(b, &rec); err != nil {
 		t.Fatalf("export is not JSON: %v\n%s", err, b)
@@ -97,7 +98,7 @@ func TestWriteExportsExactBytes(t *testing.T) {
 	if rec.Request != string(ex.Request) || rec.Response != string(ex.Response) {
 		t.Errorf("exported bytes differ from the exchange:\nreq  %s\nwant %s\nresp %s\nwant %s", rec.Request, ex.Request, rec.Response, ex.Response)
 	}
-	if rec.Scenario != timeoutID || rec.Spec != "2025-11-25" || rec.Style != "good" {
+	if rec.ID != timeoutID || rec.Spec != "2025-11-25" || rec.Style != "good" || rec.BestAction != "retry_same" {
 		t.Errorf("wrong context: %+v", rec)
 	}
 	if rec.Classification["layer"] != "execution" || rec.Classification["errorCategory"] != "transient" {

@@ -13,26 +13,14 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
+	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
-	"github.com/errorlab/errorlab/sim/wire"
 )
 
-// exportRecord is the file `w` writes: one exchange with its context.
-// Request and Response are the exact bytes as strings; Classification is
-// rules.Classify of the response, filled in when the file is written.
-type exportRecord struct {
-	Scenario            string                `json:"scenario"`
-	Title               string                `json:"title"`
-	Spec                rules.Revision        `json:"spec"`
-	Style               mockserver.Style      `json:"style"`
-	Attempt             int                   `json:"attempt,omitempty"`
-	Call                wire.Call             `json:"call"`
-	Request             string                `json:"request"`
-	Response            string                `json:"response"`
-	Classification      *rules.Classification `json:"classification,omitempty"`
-	ClassificationError string                `json:"classificationError,omitempty"`
-}
+// exportRecord is the file `w` writes: one exchange with its context
+// (scenarios.ExchangeRecord, the shape `scenarios show --json` prints).
+type exportRecord = scenarios.ExchangeRecord
 
 // exportName is errorlab-<id>-<style>-<rev>-attempt<n>.json. writeExport
 // adds -2, -3, ... before .json when the name is taken.
@@ -86,11 +74,6 @@ func writeExport(dir, name string, rec exportRecord) tea.Cmd {
 	return func() tea.Msg {
 		if dir == "" {
 			dir = "."
-		}
-		if c, err := rules.Classify([]byte(rec.Response)); err != nil {
-			rec.ClassificationError = err.Error()
-		} else {
-			rec.Classification = &c
 		}
 		b, err := json.MarshalIndent(rec, "", "  ")
 		if err != nil {

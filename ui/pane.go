@@ -100,19 +100,25 @@ func (p *pane) refresh() {
 
 // Scroll handles the navigation keys; it returns true if msg was one.
 func (p *pane) Scroll(nav NavKeys, km tea.KeyMsg) bool {
+	return scrollViewport(&p.vp, nav, km)
+}
+
+// scrollViewport moves a viewport for the navigation keys (line, page,
+// top, bottom) and reports whether km was one of them.
+func scrollViewport(vp *viewport.Model, nav NavKeys, km tea.KeyMsg) bool {
 	switch {
 	case key.Matches(km, nav.Up):
-		p.vp.ScrollUp(1)
+		vp.ScrollUp(1)
 	case key.Matches(km, nav.Down):
-		p.vp.ScrollDown(1)
+		vp.ScrollDown(1)
 	case key.Matches(km, nav.PageUp):
-		p.vp.PageUp()
+		vp.PageUp()
 	case key.Matches(km, nav.PageDown):
-		p.vp.PageDown()
+		vp.PageDown()
 	case key.Matches(km, nav.Top):
-		p.vp.GotoTop()
+		vp.GotoTop()
 	case key.Matches(km, nav.Bottom):
-		p.vp.GotoBottom()
+		vp.GotoBottom()
 	default:
 		return false
 	}

@@ -69,20 +69,10 @@ func (m *reference) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	n := m.c.Nav
+	if scrollViewport(&m.vp, m.c.Nav, k) {
+		return m, nil
+	}
 	switch {
-	case key.Matches(k, n.Up):
-		m.vp.ScrollUp(1)
-	case key.Matches(k, n.Down):
-		m.vp.ScrollDown(1)
-	case key.Matches(k, n.PageUp):
-		m.vp.PageUp()
-	case key.Matches(k, n.PageDown):
-		m.vp.PageDown()
-	case key.Matches(k, n.Top):
-		m.vp.GotoTop()
-	case key.Matches(k, n.Bottom):
-		m.vp.GotoBottom()
 	case key.Matches(k, m.next):
 		for _, l := range m.sections {
 			if l > m.vp.YOffset {

@@ -1017,9 +1017,5 @@ func (m *scenarioScreen) ExportRecord() (exportRecord, string, bool, string) {
 	default:
 		return exportRecord{}, "", false, "nothing to write yet: make the call first (enter)"
 	}
-	rec := exportRecord{
-		Scenario: m.sc.ID, Title: m.sc.Title, Spec: ex.Revision, Style: style, Attempt: attempt,
-		Call: ex.Call, Request: string(ex.Request), Response: string(ex.Response),
-	}
-	return rec, exportName(m.sc.ID, style, ex.Revision, attempt), true, ""
+	return m.sc.Record(ex, style, attempt), exportName(m.sc.ID, style, ex.Revision, attempt), true, ""
 }
