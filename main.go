@@ -421,6 +421,9 @@ func (a *app) agentCmd() *cobra.Command {
 			if strings.TrimSpace(id) == "" {
 				return usagef("--scenario is required (see `errorlab scenarios list`, or use %s)", scenarios.Afternoon.ID)
 			}
+			if coordinator && cmd.Flags().Changed("agent") {
+				return usagef("--coordinator plays the subagent and its coordinator; leave out --agent")
+			}
 			if coordinator && id == scenarios.Afternoon.ID {
 				return usagef("%s is a series of four scenarios; --coordinator plays one scenario as a subagent job (try staff-record-denied)", id)
 			}
@@ -445,10 +448,14 @@ func (a *app) agentCmd() *cobra.Command {
 				if asJSON {
 					return writeJSON(a.stdout, cr)
 				}
-				printRun(a.stdout, cr.Subagent)
-				fmt.Fprintf(a.stdout, "\nreport sent to the coordinator:\n")
+				printSteps(a.stdout, cr.Subagent)
+				fmt.Fprintf(a.stdout, "\nthe one report sent to the coordinator:\n")
 				_ = writeJSON(a.stdout, cr.Report)
-				fmt.Fprintf(a.stdout, "coordinator: %s\n%s\n", cr.CoordinatorSays, cr.Why)
+				action := string(cr.CoordinatorAction)
+				if action == "" {
+					action = "answer from the results"
+				}
+				fmt.Fprintf(a.stdout, "coordinator (%s): %s\nwhy: %s\n", action, cr.CoordinatorSays, cr.Why)
 				return nil
 			}
 			kind, err := agent.ParseKind(kindFlag)
@@ -489,23 +496,52 @@ func (a *app) agentCmd() *cobra.Command {
 	return cmd
 }
 
-// printRun writes a run as a readable timeline.
+// printRun writes a run as a readable timeline, with a heading per task
+// for a series, then the sums and the verdict.
 func printRun(w io.Writer, r *agent.Run) {
-	fmt.Fprintf(w, "%s agent · %s · style %s\n", r.Agent, r.Scenario, r.Style)
-	for _, st := range r.Steps {
+	if len(r.Parts) > 0 {
+		fmt.Fprintf(w, "%s agent · %s\n", r.Agent, r.Scenario)
+		for i, p := range r.Parts {
+			fmt.Fprintf(w, "\n── %d/%d %s · style %s · %s\n", i+1, len(r.Parts), p.Scenario, p.Style, p.Verdict)
+			printStepList(w, p.Steps)
+		}
+		fmt.Fprintln(w)
+	} else {
+		printSteps(w, r)
+	}
+	fmt.Fprintf(w, "calls %d · %.1f virtual seconds · verdict: %s\n", r.Calls, r.VirtualSeconds, r.Verdict)
+	if r.Why != "" {
+		fmt.Fprintf(w, "why: %s\n", r.Why)
+	}
+}
+
+// printSteps writes a run's heading and steps.
+func printSteps(w io.Writer, r *agent.Run) {
+	who := string(r.Agent) + " agent"
+	if r.Agent == "subagent" {
+		who = "subagent"
+	}
+	fmt.Fprintf(w, "%s · %s · style %s\n", who, r.Scenario, r.Style)
+	printStepList(w, r.Steps)
+}
+
+func printStepList(w io.Writer, steps []agent.Step) {
+	for _, st := range steps {
 		switch st.Kind {
 		case agent.StepCall, agent.StepEscalate:
-			args, _ := json.Marshal(st.Arguments)
-			fmt.Fprintf(w, "  t=%6.1fs  %-8s %s %s  → %s\n", st.T, st.Kind, st.Tool, args, outcomeText(st))
+			what := st.Tool
+			if st.Exchange != nil && st.Exchange.Call.Raw != "" {
+				what = "hand-written bytes " + string(st.Exchange.Request)
+			} else {
+				args, _ := json.Marshal(st.Arguments)
+				what += " " + string(args)
+			}
+			fmt.Fprintf(w, "  t=%6.1fs  %-8s %s  → %s\n", st.T, st.Kind, what, outcomeText(st))
 		case agent.StepWait:
 			fmt.Fprintf(w, "  t=%6.1fs  %-8s %gs  (%s)\n", st.T, st.Kind, st.Seconds, st.Text)
 		case agent.StepMessage:
 			fmt.Fprintf(w, "  t=%6.1fs  %-8s to %s: %s\n", st.T, st.Kind, st.To, st.Text)
 		}
-	}
-	fmt.Fprintf(w, "calls %d · %.1f virtual seconds · verdict: %s\n", r.Calls, r.VirtualSeconds, r.Verdict)
-	if r.Why != "" {
-		fmt.Fprintf(w, "why: %s\n", r.Why)
 	}
 }
 

@@ -22,6 +22,10 @@ const SchemaVersion = 1
 // FileName is the progress file's name inside the state directory.
 const FileName = "progress.json"
 
+// maxProgressBytes bounds the progress file errorlab will read: years of
+// answers fit in a few hundred kilobytes.
+const maxProgressBytes = 32 << 20
+
 // ScenarioRecord is what the learner did on one lab scenario.
 type ScenarioRecord struct {
 	Solved     bool      `json:"solved"`
@@ -158,10 +162,22 @@ func (s *Store) readLocked() (*Progress, error) {
 		defer s.mu.Unlock()
 		return s.cache.clone(), nil
 	}
-	data, err := os.ReadFile(s.path)
+	info, err := os.Stat(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newProgress(), nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		// A FIFO or device would block or never end; a directory cannot be
+		// replaced. None of them is a progress file to move aside.
+		return nil, fmt.Errorf("%s is not a regular file (%s); move it away or use --state-dir", s.path, info.Mode().Type())
+	}
+	if info.Size() > maxProgressBytes {
+		return nil, &corruptError{fmt.Errorf("file is %d bytes, far larger than any progress file", info.Size())}
+	}
+	data, err := os.ReadFile(s.path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -250,5 +251,25 @@ func TestMemoryStoreKeepsAnswersWithoutFiles(t *testing.T) {
 	p.Scenarios["b"] = ScenarioRecord{Solved: true}
 	if s.Solved("b") {
 		t.Fatal("changing a loaded snapshot changed the store")
+	}
+}
+
+func TestSpecialProgressFileIsRefusedNotRead(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, FileName), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Open(dir); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("a FIFO progress file: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("opening a FIFO progress file hangs")
+	}
+	if _, err := ReadProgress(dir); err == nil {
+		t.Fatal("report read a FIFO")
 	}
 }

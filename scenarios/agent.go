@@ -3,17 +3,21 @@ package scenarios
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/errorlab/errorlab/sim/agent"
 	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/wire"
 )
 
 // Task is the scenario as a job for a simulated agent, at the scenario's
 // own revision. The informed agent meets the good style, the naive agent
 // the scenario's main bad style (or good when it offers none).
-func (s *Scenario) Task() agent.Task {
-	rev := s.Revision()
+func (s *Scenario) Task() agent.Task { return s.TaskAt(s.Revision()) }
+
+// TaskAt is Task under a given spec revision.
+func (s *Scenario) TaskAt(rev rules.Revision) agent.Task {
 	naive := s.BadStyle()
 	if naive == "" {
 		naive = mockserver.StyleGood
@@ -22,7 +26,7 @@ func (s *Scenario) Task() agent.Task {
 		ID:              s.ID,
 		Call:            s.Call,
 		Correction:      s.Correction,
-		CustomerMessage: s.CustomerMessage,
+		CustomerMessage: strings.TrimSpace(s.CustomerMessage),
 		Truth:           s.SituationAt(rev),
 		NaiveStyle:      naive,
 		Open: func(ctx context.Context, style mockserver.Style) (*wire.Session, error) {
@@ -31,24 +35,34 @@ func (s *Scenario) Task() agent.Task {
 	}
 }
 
-// Delegation is the scenario as a subagent job: gather the customer and
-// the order, with the scenario's fault injected into its tool. Only
-// scenarios whose call is get_customer or lookup_order can be delegated.
+// Delegation is the scenario as a subagent job: gather the customer's
+// record and the scenario's lookup, with the scenario's fault injected
+// into its tool. The lessons' case is get_customer plus lookup_order
+// ("everything about customer X and order Y"); any read-only tool may
+// stand in for the second (a ticket search, a customer lookup). Scenarios
+// whose call changes something (a refund, an escalation) or is
+// hand-written cannot be delegated.
 func (s *Scenario) Delegation() (agent.Delegation, error) {
-	d := agent.Delegation{ID: s.ID, CustomerID: "C-1001", OrderID: "ORD-4471", Corrections: map[string]map[string]any{}}
-	arg := func(k string) string { v, _ := s.Call.Arguments[k].(string); return v }
+	return s.DelegationAt(s.Revision())
+}
+
+// DelegationAt is Delegation under a given spec revision.
+func (s *Scenario) DelegationAt(rev rules.Revision) (agent.Delegation, error) {
+	d := agent.Delegation{ID: s.ID, Corrections: map[string]map[string]any{}}
+	if s.Call.Raw != "" || !mockserver.ReadOnly(s.Call.Tool) {
+		return d, fmt.Errorf("scenario %s calls %s; a subagent gathers information with read-only tools (get_customer, lookup_order, customer_lookup, search_support_tickets), so pick a scenario that calls one of those", s.ID, orRaw(s))
+	}
+	customer := wire.Call{Tool: "get_customer", Arguments: map[string]any{"customer_id": "C-1001"}}
+	order := wire.Call{Tool: "lookup_order", Arguments: map[string]any{"order_id": "ORD-4471"}}
 	switch s.Call.Tool {
 	case "get_customer":
-		d.CustomerID = arg("customer_id")
-	case "lookup_order":
-		d.OrderID = arg("order_id")
+		d.Jobs = []wire.Call{s.Call, order}
 	default:
-		return d, fmt.Errorf("scenario %s calls %s; the subagent holds only get_customer and lookup_order, so pick a scenario that calls one of those", s.ID, orRaw(s))
+		d.Jobs = []wire.Call{customer, s.Call}
 	}
 	if s.Correction != nil {
 		d.Corrections[s.Call.Tool] = s.Correction
 	}
-	rev := s.Revision()
 	d.Open = func(ctx context.Context, style mockserver.Style) (*wire.Session, error) {
 		return s.Open(ctx, style, rev)
 	}

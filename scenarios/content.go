@@ -61,11 +61,32 @@ type ContentProblem struct {
 	Msg          string
 }
 
-// CheckYAMLText rejects what content files must never hold, before any
-// decoding: invalid UTF-8, control characters (they would drive the
-// learner's terminal: clear it, retitle it, set the clipboard), and YAML
-// anchors, aliases and merge keys (a few hundred bytes of nested aliases
-// expand to gigabytes).
+// MaxNesting bounds how deeply a content file may nest flow collections
+// ([ and {) or indentation. Real content nests a few levels; a hostile
+// file nesting thousands costs the YAML parser gigabytes.
+const MaxNesting = 64
+
+// forbiddenRune reports characters content text may never hold: control
+// codes (they drive the learner's terminal: clear it, retitle it, set the
+// clipboard) and the invisible bidirectional overrides that make text read
+// differently from what it says. Newlines and tabs are fine.
+func forbiddenRune(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case unicode.IsControl(r), r == '\u2028', r == '\u2029':
+		return true
+	case r >= '\u202A' && r <= '\u202E', r >= '\u2066' && r <= '\u2069':
+		return true
+	}
+	return false
+}
+
+// CheckYAMLText rejects what content files must never hold: invalid
+// UTF-8, control characters whether written raw or as YAML escapes ("\e",
+// "\x1b", "\u009b"), nesting deeper than MaxNesting, and YAML anchors,
+// aliases and merge keys (a few hundred bytes of nested aliases expand to
+// gigabytes). Cheap checks run first, so hostile input costs little.
 func CheckYAMLText(data []byte) []ContentProblem {
 	var out []ContentProblem
 	line, col := 1, 1
@@ -76,7 +97,7 @@ func CheckYAMLText(data []byte) []ContentProblem {
 			out = append(out, ContentProblem{line, col, fmt.Sprintf("invalid UTF-8 byte 0x%02x", data[i])})
 		case r == '\n':
 			line, col = line+1, 0
-		case r != '\t' && r != '\r' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029'):
+		case r != '\r' && forbiddenRune(r):
 			out = append(out, ContentProblem{line, col, fmt.Sprintf("control character U+%04X: content text may not contain terminal control codes", r)})
 		}
 		if len(out) >= 5 {
@@ -88,6 +109,9 @@ func CheckYAMLText(data []byte) []ContentProblem {
 	if len(out) > 0 {
 		return out
 	}
+	if p, deep := tooDeep(data); deep {
+		return []ContentProblem{p}
+	}
 	for _, tk := range lexer.Tokenize(string(data)) {
 		switch tk.Type {
 		case token.AnchorType, token.AliasType, token.MergeKeyType:
@@ -96,6 +120,75 @@ func CheckYAMLText(data []byte) []ContentProblem {
 			return out
 		}
 	}
+	return decodedText(data)
+}
+
+// tooDeep finds flow nesting ([ and {, counted everywhere, quoted or not,
+// so no stray quote can hide a bomb) or indentation past MaxNesting.
+func tooDeep(data []byte) (ContentProblem, bool) {
+	depth, line, col, indent := 0, 1, 0, 0
+	lineStart := true
+	for _, c := range data {
+		col++
+		switch {
+		case c == '\n':
+			line, col, indent, lineStart = line+1, 0, 0, true
+			continue
+		case lineStart && c == ' ':
+			indent++
+			if indent > 2*MaxNesting {
+				return ContentProblem{line, col, fmt.Sprintf("indented more than %d levels: content files are never nested this deep", MaxNesting)}, true
+			}
+			continue
+		}
+		lineStart = false
+		switch c {
+		case '[', '{':
+			depth++
+			if depth > MaxNesting {
+				return ContentProblem{line, col, fmt.Sprintf("brackets nested more than %d deep: content files are never nested this deep", MaxNesting)}, true
+			}
+		case ']', '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	return ContentProblem{}, false
+}
+
+// decodedText decodes the file generically and checks every string for
+// forbidden characters written as escapes, reporting the value's position.
+func decodedText(data []byte) []ContentProblem {
+	var doc any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil // the strict decode that follows reports syntax errors
+	}
+	var out []ContentProblem
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		if len(out) >= 5 {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			for _, r := range x {
+				if forbiddenRune(r) {
+					line, col := Locate(data, path)
+					out = append(out, ContentProblem{line, col, fmt.Sprintf("%s holds the character U+%04X (written as an escape): content text may not contain terminal control codes", strings.TrimPrefix(path, "$."), r)})
+					return
+				}
+			}
+		case map[string]any:
+			for k, e := range x {
+				walk(k, path)
+				walk(e, path+"."+k)
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, fmt.Sprintf("%s[%d]", path, i))
+			}
+		}
+	}
+	walk(doc, "$")
 	return out
 }
 

@@ -111,7 +111,7 @@ func (m *propagationScreen) ShortHelp() []key.Binding {
 	if m.focus == exCoordinator {
 		choose = brief(m.keys.Choose, "choose the coordinator's move")
 	} else {
-		choose.SetHelp("1-3", "choose a report")
+		choose.SetHelp("1-4", "choose a report")
 	}
 	bs := []key.Binding{choose}
 	if m.reportV != nil {
@@ -158,7 +158,7 @@ func (m *propagationScreen) handleKey(k tea.KeyMsg) {
 		m.choose(int(k.String()[0] - '0'))
 	case key.Matches(k, m.keys.Focus):
 		if m.reportV == nil {
-			m.c.SetStatus(StatusWarn, "answer step 1 first: which report should the subagent send? (1-3)")
+			m.c.SetStatus(StatusWarn, "answer step 1 first: which report should the subagent send? (1-4)")
 			return
 		}
 		m.focus = 1 - m.focus
@@ -188,7 +188,7 @@ func (m *propagationScreen) choose(n int) {
 			m.c.SetStatus(StatusOK, "correct · model answer above (k) · step 2: the coordinator's move (1-9)")
 		} else {
 			m.scrollTo, m.toHead = exReport, -1
-			m.c.SetStatus(StatusError, "%s breaks %s · try another (1-3), or tab to step 2", k.Title(), v.Rule.Ref())
+			m.c.SetStatus(StatusError, "%s breaks %s · try another (1-4), or tab to step 2", k.Title(), v.Rule.Ref())
 		}
 	case exCoordinator:
 		if n < 1 || n > len(rules.Actions) {
@@ -317,10 +317,10 @@ func (m *propagationScreen) build(w int) string {
 		return st.Bad.Render("✗ ")
 	}
 
-	head(exReport, "Step 1 of 2 · Which report should the subagent send its coordinator? (1-3)")
+	head(exReport, fmt.Sprintf("Step 1 of 2 · Which report should the subagent send its coordinator? (1-%d)", len(rules.ReportKinds)))
 	for i, k := range rules.ReportKinds {
 		add("  " + mark(m.reportV != nil && k == m.report, m.reportV) + st.ChipKey.Render(fmt.Sprint(i+1)) + " " + st.Bold.Render(k.Title()))
-		for _, l := range strings.Split(tokenizeJSON(k.Example()).render(max(w-6, 1), st), "\n") {
+		for _, l := range strings.Split(tokenizeJSON(k.Example(m.sc.Call.Tool, m.cat)).render(max(w-6, 1), st), "\n") {
 			add("      " + l)
 		}
 	}
@@ -358,8 +358,8 @@ func (m *propagationScreen) modelLines(w int) []string {
 	st := m.c.Styles
 	switch {
 	case m.delegErr != nil:
-		out := wrapLead(st.Bold, "Model answer:", fmt.Sprintf("the simulated subagent holds only get_customer and lookup_order, so it cannot play this scenario (its call is %s). A structured partial report has this shape:", m.sc.Call.Tool), w, st.Plain)
-		for _, l := range strings.Split(tokenizeJSON(rules.ReportStructured.Example()).render(max(w-2, 1), st), "\n") {
+		out := wrapLead(st.Bold, "Model answer:", fmt.Sprintf("the simulated subagent cannot play this scenario (%v). A structured partial report has this shape:", m.delegErr), w, st.Plain)
+		for _, l := range strings.Split(tokenizeJSON(rules.ReportStructured.Example(m.sc.Call.Tool, m.cat)).render(max(w-2, 1), st), "\n") {
 			out = append(out, "  "+l)
 		}
 		return out

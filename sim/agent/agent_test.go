@@ -74,7 +74,7 @@ func TestInformedRetriesTransientWith124AndACap(t *testing.T) {
 		t.Fatalf("after the cap the informed agent should escalate once: %s, %d escalations", r.Verdict, calls(r, "escalate_to_human"))
 	}
 	for _, s := range r.Steps {
-		if s.Kind == agent.StepEscalate && !strings.Contains(s.Arguments["summary"].(string), "retried after 1s, 2s and 4s") {
+		if s.Kind == agent.StepEscalate && !strings.Contains(s.Arguments["summary"].(string), "resent after waiting 1s, 2s and 4s") {
 			t.Errorf("the escalation does not say what was tried: %v", s.Arguments["summary"])
 		}
 	}

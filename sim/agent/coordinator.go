@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
@@ -12,11 +13,12 @@ import (
 )
 
 // Delegation is the job a coordinator hands a subagent: gather everything
-// about one customer and one order with get_customer and lookup_order.
+// about a customer with read-only tools (get_customer and lookup_order
+// in the lessons' case: "everything about customer X and order Y").
 type Delegation struct {
-	ID         string
-	CustomerID string
-	OrderID    string
+	ID string
+	// Jobs are the calls the subagent makes, in order.
+	Jobs []wire.Call
 	// Corrections maps a tool to corrected arguments the subagent can work
 	// out for itself (a validation error it can fix locally).
 	Corrections map[string]map[string]any
@@ -77,11 +79,7 @@ func Delegate(ctx context.Context, d Delegation) (*CoordinatorRun, error) {
 	r := &runner{ctx: ctx, sess: sess, run: &Run{Scenario: d.ID, Agent: "subagent", Style: string(mockserver.StyleGood)}}
 	rep := Report{Status: "complete", PartialResults: map[string]json.RawMessage{}}
 	var attempts []Attempt
-	jobs := []wire.Call{
-		{Tool: "get_customer", Arguments: map[string]any{"customer_id": d.CustomerID}},
-		{Tool: "lookup_order", Arguments: map[string]any{"order_id": d.OrderID}},
-	}
-	for _, call := range jobs {
+	for _, call := range d.Jobs {
 		retries, corrected := 0, false
 		for len(r.run.Steps) < maxSteps {
 			ex, cl, err := r.call(StepCall, call)
@@ -132,9 +130,9 @@ func Delegate(ctx context.Context, d Delegation) (*CoordinatorRun, error) {
 	r.run.FinalMessage = string(report)
 
 	cr := &CoordinatorRun{Scenario: d.ID, Subagent: r.run, Report: rep}
-	cr.decide()
+	cr.decide(retried(attempts))
 	r.run.Verdict, r.run.Why = Resolved, cr.Why
-	if rep.Error != nil {
+	if cr.CoordinatorAction == rules.EscalateHuman {
 		r.run.Verdict = Escalated
 	}
 	return cr, nil
@@ -165,13 +163,40 @@ func outcomeOf(cl rules.Classification) string {
 	return string(cl.ErrorCategory)
 }
 
+// retried reports whether any call was tried more than once.
+func retried(attempts []Attempt) bool {
+	seen := map[string]bool{}
+	for _, a := range attempts {
+		if seen[a.Tool] {
+			return true
+		}
+		seen[a.Tool] = true
+	}
+	return false
+}
+
 // decide is the coordinator's move on the report, from sim/rules.
-func (cr *CoordinatorRun) decide() {
+func (cr *CoordinatorRun) decide(absorbed bool) {
 	e := cr.Report.Error
 	if e == nil {
 		cr.CoordinatorAction = ""
-		cr.CoordinatorSays = "Both records are in; answering the customer from them."
-		cr.Why = "Any transient failure was absorbed by the subagent's local retries; the coordinator never heard of it (LESSON-RULES §5)."
+		var empty []string
+		for tool, res := range cr.Report.PartialResults {
+			var m struct {
+				ResultCount *int `json:"resultCount"`
+			}
+			if json.Unmarshal(res, &m) == nil && m.ResultCount != nil && *m.ResultCount == 0 {
+				empty = append(empty, tool)
+			}
+		}
+		cr.CoordinatorSays = "Every lookup answered; replying to the customer from the results."
+		if len(empty) > 0 {
+			cr.CoordinatorSays = fmt.Sprintf("Every lookup answered (%s found no match, which is an answer too); replying to the customer from the results.", strings.Join(empty, ", "))
+		}
+		cr.Why = "Nothing failed, so the report carries results only (LESSON-RULES §5)."
+		if absorbed {
+			cr.Why = "A transient failure was absorbed by the subagent's local retries; the report carries results only and the coordinator never heard of the blip (LESSON-RULES §5)."
+		}
 		return
 	}
 	rec, _ := rules.Recommend(rules.CoordinatorSituation(e.ErrorCategory, e.ProtocolCode))

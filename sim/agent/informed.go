@@ -15,6 +15,7 @@ import (
 func (r *runner) informed() error {
 	call := r.task.Call
 	retries := 0
+	var waited []float64 // the waits before each resend, in seconds
 	corrected := false
 	confirmed := false
 	for len(r.run.Steps) < maxSteps {
@@ -37,7 +38,7 @@ func (r *runner) informed() error {
 			case corrected:
 				why = fmt.Sprintf("The input was malformed (validation, isRetryable false); the agent corrected it and made a new call instead of resending (LESSON-RULES §2). The new call: %s.", describe(call))
 			case retries > 0:
-				why = fmt.Sprintf("The failure was transient (isRetryable true); the agent resent the same call after %s of capped backoff and it worked (LESSON-RULES §2).", plural(retries, "wait"))
+				why = fmt.Sprintf("The failure was transient (isRetryable true); the agent resent the same call after waiting %s and it worked (LESSON-RULES §2).", secondsList(waited))
 			}
 			r.finish(lead+summary(ex), Resolved, why)
 			return nil
@@ -60,6 +61,7 @@ func (r *runner) informed() error {
 		case rules.RetrySame:
 			retries++
 			wait := rules.BackoffSeconds(retries, retryAfter(cl))
+			waited = append(waited, wait)
 			why := fmt.Sprintf("transient, isRetryable true: resend %d of %d after %gs", retries, rules.MaxRetries, wait)
 			if ra := retryAfter(cl); ra > 0 {
 				why += fmt.Sprintf(" (the server asked for %gs)", ra)
@@ -113,9 +115,9 @@ func (r *runner) informed() error {
 			why := "A permission error cannot be fixed by resending as the same principal: the agent escalated with the case details (LESSON-RULES §2 permission)."
 			if sit.Category == rules.Transient {
 				reason = "outage"
-				summaryText = fmt.Sprintf("%s failed %d times (transient: %s); retried after 1s, 2s and 4s. Customer is waiting.", describe(call), retries+1, cl.Meta.Code)
+				summaryText = fmt.Sprintf("%s failed %d times (transient: %s); resent after waiting %s. Customer is waiting.", describe(call), retries+1, cl.Meta.Code, secondsList(waited))
 				final = "Our systems aren't answering right now, so I couldn't check that. I've passed it to a colleague who will follow up as soon as it's back."
-				why = "The retry cap (3 resends after 1s, 2s, 4s) was spent, so the agent stopped and escalated with what it tried (LESSON-RULES §5)."
+				why = fmt.Sprintf("The retry cap (%d resends, after waiting %s) was spent, so the agent stopped and escalated with what it tried (LESSON-RULES §5).", rules.MaxRetries, secondsList(waited))
 			}
 			if sit.Category == rules.Business {
 				reason = "business_rule"
@@ -146,12 +148,24 @@ func retryAfter(cl rules.Classification) float64 {
 
 // askForInput turns a validation error into a question for the customer.
 func askForInput(cl rules.Classification) string {
-	d := cl.Meta.Description
-	if i := strings.Index(d, ". "); i > 0 {
-		d = d[:i+1]
-	}
+	d := rules.FirstSentence(cl.Meta.Description)
 	if d == "" {
 		return "I couldn't use the details I had; could you check them for me?"
 	}
-	return "I couldn't use the details I had: " + strings.ToLower(d[:1]) + d[1:] + " Could you check and send me the right one?"
+	return "I couldn't use the details I had: " + strings.ToLower(d[:1]) + d[1:] + ". Could you check and send me the right one?"
+}
+
+// secondsList renders waits as "1s, 2s and 4s".
+func secondsList(ws []float64) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = fmt.Sprintf("%gs", w)
+	}
+	switch len(parts) {
+	case 0:
+		return "no time"
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }

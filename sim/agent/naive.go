@@ -13,6 +13,7 @@ import (
 func (r *runner) naive() error {
 	retries := 0
 	askedToWait := 0.0 // the longest retryAfterSeconds the naive agent ignored
+	sawEmpty := false  // an empty "success" came back at least once
 	for len(r.run.Steps) < maxSteps {
 		ex, cl, err := r.call(StepCall, r.task.Call)
 		if err != nil {
@@ -21,6 +22,7 @@ func (r *runner) naive() error {
 		if ra := retryAfter(cl); ra > askedToWait {
 			askedToWait = ra
 		}
+		sawEmpty = sawEmpty || (cl.Layer == rules.LayerSuccess && cl.Empty)
 		failed := cl.Layer != rules.LayerSuccess || cl.Empty
 		if !failed {
 			text := texts(ex)
@@ -37,6 +39,10 @@ func (r *runner) naive() error {
 				r.finish(msg, Wasted, why)
 				return nil
 			}
+			if retries > 0 && sawEmpty {
+				r.finish(msg, Resolved, fmt.Sprintf("Luck: the first answer was an empty result hiding an outage, and the naive agent resent it (%s) only because it treats \"nothing\" as a failure. Had it trusted the empty result, the customer would have heard, confidently, that nothing exists (LESSON-RULES §4).", plural(retries, "resend")))
+				return nil
+			}
 			if retries > 0 {
 				r.finish(msg, Resolved, fmt.Sprintf("Blind resending happened to work here (%s) because the failure was transient; with any other category it would have burned every try.", plural(retries, "resend")))
 				return nil
@@ -50,15 +56,17 @@ func (r *runner) naive() error {
 			r.wait(wait, fmt.Sprintf("it failed, no idea why: resend %d of %d after %gs", retries, NaiveMaxRetries, wait))
 			continue
 		}
-		r.finish("I'm sorry, something went wrong and I couldn't complete that. Please try again later.", Wasted, r.naiveWhy(retries))
+		r.finish("I'm sorry, something went wrong and I couldn't complete that. Please try again later.", Wasted, r.naiveWhy(retries, sawEmpty))
 		return nil
 	}
 	return nil
 }
 
-func (r *runner) naiveWhy(retries int) string {
+func (r *runner) naiveWhy(retries int, sawEmpty bool) string {
 	t := r.task.Truth
 	switch {
+	case sawEmpty && t.Layer != rules.LayerSuccess:
+		return fmt.Sprintf("The tool passed a %s failure off as an empty result. The naive agent happened to read \"nothing\" as a failure and resent it %d times, never learning what was wrong; an agent that trusted the empty result would have told the customer, confidently and wrongly, that nothing exists (LESSON-RULES §4).", kindOf(t), retries)
 	case t.Layer == rules.LayerProtocol:
 		return fmt.Sprintf("A protocol error means the request itself was broken; %d identical resends got the same JSON-RPC error and the customer got a shrug (LESSON-RULES §1).", retries)
 	case t.Layer == rules.LayerSuccess && t.Empty:

@@ -129,7 +129,7 @@ func (f failure) render(style Style) (*mcp.CallToolResult, error) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("[]")}}, nil
 	case StyleProtocolError:
-		return nil, errors.New(firstSentence(p.Description))
+		return nil, errors.New(rules.FirstSentence(p.Description))
 	case StyleStructuredOnly:
 		return &mcp.CallToolResult{Content: []mcp.Content{}, StructuredContent: p, IsError: true}, nil
 	}
@@ -148,20 +148,4 @@ func structured(v any, isError bool) *mcp.CallToolResult {
 		StructuredContent: v,
 		IsError:           isError,
 	}
-}
-
-// firstSentence returns the text up to the first full stop that ends a
-// sentence (not the one in "e.g." or "i.e.").
-func firstSentence(s string) string {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] != '.' || s[i+1] != ' ' {
-			continue
-		}
-		before := strings.ToLower(s[max(0, i-3) : i+1])
-		if strings.HasSuffix(before, "e.g.") || strings.HasSuffix(before, "i.e.") || strings.HasSuffix(before, " vs.") {
-			continue
-		}
-		return s[:i]
-	}
-	return strings.TrimSuffix(s, ".")
 }

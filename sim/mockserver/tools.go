@@ -368,7 +368,7 @@ func runProcessRefund(s *Server, args map[string]any) outcome {
 				Description: fmt.Sprintf("A refund of %s is above the %s limit for automatic refunds and needs a manager's approval. Do not resend: escalate_to_human with the order, the amount and the customer's confirmation.",
 					money(amount), money(AutoRefundLimit)),
 				Code:            "REFUND_LIMIT_EXCEEDED",
-				CustomerMessage: fmt.Sprintf("Refunds above %s need a manager's sign-off, so I can't complete this one myself. I'm passing it to a manager now with all the details.", money(AutoRefundLimit)),
+				CustomerMessage: fmt.Sprintf("Refunds above %s need a manager's sign-off, so I can't complete this one myself. I can pass it to a manager now with all the details, if you'd like.", money(AutoRefundLimit)),
 			},
 			errorText: "ERROR: refund rejected",
 			exception: fmt.Sprintf("PolicyViolation: amount %.2f > AUTO_REFUND_MAX 500.00 (see policy_engine/limits.yaml)", amount),

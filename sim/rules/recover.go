@@ -15,6 +15,9 @@ type Situation struct {
 	RequiresUserAction bool     // an unconfirmed destructive action (LESSON-RULES §9)
 	RetriesExhausted   bool     // a transient failure that outlasted the cap (§5)
 	InSubagent         bool     // the call was made by a subagent for a coordinator (§5)
+	// Coordinator marks the coordinator deciding on a subagent's report:
+	// nobody sits above it, so "report upward" is not a move it has.
+	Coordinator bool
 }
 
 // SituationOf reads the situation a well-formed response states. For a
@@ -86,6 +89,11 @@ func Recommend(s Situation) (rec Recommendation, ok bool) {
 	case "confirmation":
 		return Recommendation{Best: AskConfirmation, Rule: Lookup(RuleConfirmation)}, true
 	case "transient-exhausted":
+		if s.Coordinator {
+			// Proceed with the partial data (explain what is missing and
+			// offer a follow-up) or hand over (§5).
+			return Recommendation{Best: EscalateHuman, Acceptable: []Action{ExplainAlternative}, Rule: Lookup(RuleReportUpward)}, true
+		}
 		return Recommendation{Best: EscalateHuman, Acceptable: []Action{ReportPartial}, Rule: Lookup(RuleReportUpward)}, true
 	case string(Transient):
 		return Recommendation{Best: RetrySame, Rule: Lookup(RuleTransient)}, true
@@ -259,6 +267,9 @@ func whyWrong(s Situation, a Action, rec Recommendation) (Rule, string) {
 	case FixClient:
 		return Lookup(RuleExecutionLayer), "The tool ran and answered with a result; this is a tool execution outcome the agent handles, not a broken request."
 	case ReportPartial:
+		if s.Coordinator {
+			return Lookup(RuleReportUpward), "The coordinator is the top of the chain: there is nobody to report upward to. It decides: proceed with the partial data, ask the customer, or hand over to a person."
+		}
 		switch kind {
 		case "transient":
 			return Lookup(RuleRecoverLocally), "Sending every transient blip upward makes the coordinator do the subagent's job; retry locally first."

@@ -10,25 +10,40 @@ const (
 	ReportBare ReportKind = "bare_failure"
 	// ReportEmpty passes the failure off as an empty success.
 	ReportEmpty ReportKind = "empty_success"
+	// ReportEvery forwards each failed try upward as it happens, before
+	// any local recovery.
+	ReportEvery ReportKind = "every_failure"
 	// ReportStructured is one report with the partial results, the
 	// unresolved error with its category, and what was attempted.
 	ReportStructured ReportKind = "structured_partial"
 )
 
 // ReportKinds lists the report choices in the order the lab offers them.
-var ReportKinds = []ReportKind{ReportBare, ReportEmpty, ReportStructured}
+var ReportKinds = []ReportKind{ReportBare, ReportEmpty, ReportEvery, ReportStructured}
 
-var reportText = map[ReportKind][2]string{
-	ReportBare:       {"\"lookup failed\"", `{"status":"failed","message":"lookup failed"}`},
-	ReportEmpty:      {"an empty success", `{"status":"complete","orders":[]}`},
-	ReportStructured: {"one structured partial report", `{"status":"partial","partialResults":{...},"error":{"tool":"lookup_order","errorCategory":"transient"},"attempted":[...]}`},
+var reportTitle = map[ReportKind]string{
+	ReportBare:       "a bare \"it failed\"",
+	ReportEmpty:      "an empty success",
+	ReportEvery:      "each failed try, as it happens",
+	ReportStructured: "one structured partial report",
 }
 
 // Title names the report kind for a screen.
-func (k ReportKind) Title() string { return reportText[k][0] }
+func (k ReportKind) Title() string { return reportTitle[k] }
 
-// Example is a one-line sketch of the report's JSON.
-func (k ReportKind) Example() string { return reportText[k][1] }
+// Example sketches the report's JSON for a failure of tool in category c
+// (e.g. lookup_order, transient).
+func (k ReportKind) Example(tool string, c Category) string {
+	switch k {
+	case ReportBare:
+		return `{"status":"failed","message":"` + tool + ` failed"}`
+	case ReportEmpty:
+		return `{"status":"complete","results":[]}`
+	case ReportEvery:
+		return `{"event":"` + tool + ` attempt 1 failed"} … {"event":"` + tool + ` attempt 2 failed"} …`
+	}
+	return `{"status":"partial","partialResults":{...},"error":{"tool":"` + tool + `","errorCategory":"` + string(c) + `"},"attempted":[...]}`
+}
 
 // ScoreReport grades the report a subagent sends upward.
 func ScoreReport(k ReportKind) Verdict {
@@ -39,6 +54,9 @@ func ScoreReport(k ReportKind) Verdict {
 	case ReportEmpty:
 		return Verdict{Grade: GradeWrong, Rule: Lookup(RuleNoSuppression),
 			Why: "Passing a failure up as an empty success hides it: the coordinator cannot tell \"found nothing\" from \"could not look\" and answers the customer with confidence and wrongly."}
+	case ReportEvery:
+		return Verdict{Grade: GradeWrong, Rule: Lookup(RuleRecoverLocally),
+			Why: "Sending every failed try upward makes the coordinator do the subagent's job: the subagent holds the tool and the arguments, so it retries locally and reports once, only what it could not resolve."}
 	}
 	return Verdict{Grade: GradeWrong, Rule: Lookup(RuleReportUpward),
 		Why: "A bare \"lookup failed\" repeats the generic-error problem one level up: no category, no partial results, no record of the retries, so the coordinator can only guess or start over."}
@@ -49,7 +67,7 @@ func ScoreReport(k ReportKind) Verdict {
 // a protocol error): the subagent has already spent its retries.
 func CoordinatorSituation(c Category, protocolCode int) Situation {
 	if protocolCode != 0 {
-		return Situation{Layer: LayerProtocol}
+		return Situation{Layer: LayerProtocol, Coordinator: true}
 	}
-	return Situation{Layer: LayerExecution, Category: c, RetriesExhausted: c == Transient}
+	return Situation{Layer: LayerExecution, Category: c, RetriesExhausted: c == Transient, Coordinator: true}
 }
