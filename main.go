@@ -186,6 +186,10 @@ func (a *app) open(q *ui.QuizStart, id string) error {
 	}
 	opts := ui.Options{Catalog: c, ScenarioID: id, Quiz: q}
 	store, err := quiz.Open(a.stateDir)
+	startNotice := ""
+	if store != nil {
+		startNotice = store.CurrentNotice()
+	}
 	switch {
 	case err != nil:
 		// The lab still works; only saving does not. The full reason goes
@@ -200,7 +204,13 @@ func (a *app) open(q *ui.QuizStart, id string) error {
 			fmt.Fprintln(a.stderr, "errorlab:", store.Notice)
 		}
 	}
-	return a.runTUI(opts)
+	err = a.runTUI(opts)
+	if store != nil {
+		if n := store.CurrentNotice(); n != "" && n != startNotice {
+			fmt.Fprintln(a.stderr, "errorlab:", n)
+		}
+	}
+	return err
 }
 
 func unknownScenario(c *scenarios.Catalog, id string) error {

@@ -28,11 +28,14 @@ const maxProgressBytes = 32 << 20
 
 // ScenarioRecord is what the learner did on one lab scenario.
 type ScenarioRecord struct {
-	Solved     bool      `json:"solved"`
-	Attempts   int       `json:"attempts"`
-	LastAction string    `json:"lastAction,omitempty"`
-	LastGrade  string    `json:"lastGrade,omitempty"`
-	At         time.Time `json:"at"`
+	Solved bool `json:"solved"` // answered correctly at least once
+	// FirstCorrect is whether the very first answer ever given on the
+	// scenario was right; nil before any answer.
+	FirstCorrect *bool     `json:"firstCorrect,omitempty"`
+	Attempts     int       `json:"attempts"`
+	LastAction   string    `json:"lastAction,omitempty"`
+	LastGrade    string    `json:"lastGrade,omitempty"`
+	At           time.Time `json:"at"`
 }
 
 // ItemRecord is the Leitner state of one question or drill.
@@ -310,11 +313,67 @@ func (s *Store) MarkSolved(id string) error {
 	return s.RecordScenario(id, "", "best", true)
 }
 
-// RecordScenario records one answer on a scenario; solved stays true once
-// set.
+// Mark is how a scenario shows in the lab list.
+type Mark string
+
+const (
+	MarkNone Mark = ""
+	// MarkFirstTime: the first answer ever given was right (✓).
+	MarkFirstTime Mark = "first-time"
+	// MarkAfterMiss: right in the end, after a wrong first answer (◑).
+	MarkAfterMiss Mark = "after-miss"
+)
+
+// Symbol is the mark's sign on screen: ✓, ◑ or nothing.
+func (m Mark) Symbol() string {
+	switch m {
+	case MarkFirstTime:
+		return "✓"
+	case MarkAfterMiss:
+		return "◑"
+	}
+	return ""
+}
+
+// ScenarioMark says how the learner stands on a scenario, from the last
+// snapshot (no disk I/O): ✓ only when the very first answer was right,
+// across visits and spec revisions, so trying numbers until one is right
+// shows ◑, not ✓.
+func (s *Store) ScenarioMark(id string) Mark {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cache == nil {
+		return MarkNone
+	}
+	r := s.cache.Scenarios[id]
+	switch {
+	case r.FirstCorrect != nil && *r.FirstCorrect:
+		return MarkFirstTime
+	case r.Solved:
+		return MarkAfterMiss
+	}
+	return MarkNone
+}
+
+// CurrentNotice returns the latest notice the store has for the learner
+// (a progress file kept aside, at start or while running), "" when there
+// is none. Screens compare it with the last one they showed.
+func (s *Store) CurrentNotice() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Notice
+}
+
+// RecordScenario records one answer on a scenario: right or not, with the
+// action and grade. Solved stays true once set; the first answer ever
+// decides FirstCorrect.
 func (s *Store) RecordScenario(id, action, grade string, correct bool) error {
 	return s.Update(func(p *Progress) error {
 		r := p.Scenarios[id]
+		if r.Attempts == 0 && r.FirstCorrect == nil {
+			first := correct
+			r.FirstCorrect = &first
+		}
 		r.Attempts++
 		if action != "" {
 			r.LastAction = action

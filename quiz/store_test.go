@@ -273,3 +273,17 @@ func TestSpecialProgressFileIsRefusedNotRead(t *testing.T) {
 		t.Fatal("report read a FIFO")
 	}
 }
+
+func TestMarksRememberTheFirstAnswerEver(t *testing.T) {
+	s := Memory()
+	_ = s.RecordScenario("a", "retry_same", "best", true)
+	_ = s.RecordScenario("b", "fix_input", "wrong", false)
+	_ = s.RecordScenario("b", "retry_same", "best", true)
+	_ = s.RecordScenario("a", "fix_input", "wrong", false)
+	if s.ScenarioMark("a") != MarkFirstTime || s.ScenarioMark("b") != MarkAfterMiss || s.ScenarioMark("c") != MarkNone {
+		t.Fatalf("marks a=%q b=%q c=%q", s.ScenarioMark("a"), s.ScenarioMark("b"), s.ScenarioMark("c"))
+	}
+	if MarkFirstTime.Symbol() != "✓" || MarkAfterMiss.Symbol() != "◑" {
+		t.Fatal("mark symbols")
+	}
+}

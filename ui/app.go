@@ -68,6 +68,12 @@ type Progress interface {
 	RecordItem(id, topic string, correct bool, at time.Time) error
 	RecordExam(e quiz.ExamRecord) error
 	Load() (*quiz.Progress, error)
+	// ScenarioMark is ✓ (right first time), ◑ (right after a miss) or
+	// nothing, without disk I/O.
+	ScenarioMark(id string) quiz.Mark
+	// CurrentNotice is the latest notice for the learner (e.g. the progress
+	// file was found spoiled and kept aside while running); "" for none.
+	CurrentNotice() string
 }
 
 // NewMemoryProgress returns a Progress kept in memory, safe for concurrent
