@@ -152,14 +152,21 @@ func (a *app) quizCmd() *cobra.Command {
 			if count < 0 || minutes < 0 {
 				return usagef("--count and --minutes must not be negative")
 			}
-			if pass < 0 || pass > 100 {
+			switch {
+			case pass > 0 && pass <= 1:
+				return usagef("--pass is a percentage: for a pass line of %g%% write --pass %g", pass*100, pass*100)
+			case pass < 1 || pass > 100:
 				return usagef("--pass is a percentage from 1 to 100 (got %g)", pass)
 			}
 			return a.open(&ui.QuizStart{Mode: m, Topic: topic, Count: count, Minutes: minutes, Seed: seed, PassMark: pass / 100}, "")
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", "practice", "practice, exam or review")
-	cmd.Flags().StringVar(&topic, "topic", "", "only this topic (see `errorlab questions list`)")
+	topicIDs := make([]string, len(quiz.Topics))
+	for i, t := range quiz.Topics {
+		topicIDs[i] = t.ID
+	}
+	cmd.Flags().StringVar(&topic, "topic", "", "only this topic: "+strings.Join(topicIDs, ", "))
 	cmd.Flags().IntVar(&count, "count", 0, "number of questions (default 10; exam 20)")
 	cmd.Flags().IntVar(&minutes, "minutes", 0, "exam time limit in minutes (default 1.5 per question)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed for a reproducible order")

@@ -454,7 +454,7 @@ func TestQuizFlags(t *testing.T) {
 	if q.Mode != "exam" || q.Count != 12 || q.Minutes != 15 || q.Seed != 9 || q.PassMark != 0.8 || q.Topic != "empty" {
 		t.Fatalf("quiz start: %+v", q)
 	}
-	for _, args := range [][]string{{"quiz", "--mode", "cram"}, {"quiz", "--topic", "astrology"}, {"quiz", "--pass", "120"}, {"quiz", "--count", "-1"}} {
+	for _, args := range [][]string{{"quiz", "--mode", "cram"}, {"quiz", "--topic", "astrology"}, {"quiz", "--pass", "120"}, {"quiz", "--pass", "0"}, {"quiz", "--pass", "0.5"}, {"quiz", "--count", "-1"}} {
 		if code, _, _, started := cli(t, true, args...); code != 2 || started != nil {
 			t.Errorf("%v: exit %d", args, code)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -35,7 +36,11 @@ func Drills(ctx context.Context, c *scenarios.Catalog) ([]*Item, error) {
 			if err != nil {
 				return nil, fmt.Errorf("drill %s: %w", s.ID, err)
 			}
-			it, err := classifyDrill(s, ex, i > 0)
+			id := "drill/classify/" + s.ID
+			if i > 0 {
+				id += "@" + string(rev)
+			}
+			it, err := classifyDrill(s, ex, id)
 			if err != nil {
 				return nil, err
 			}
@@ -57,6 +62,17 @@ func Drills(ctx context.Context, c *scenarios.Catalog) ([]*Item, error) {
 				return nil, fmt.Errorf("drill %s/%s: %w", s.ID, st, err)
 			}
 			if it := defectsDrill(s, st, ex, truth, tools); it != nil {
+				out = append(out, it)
+			}
+			if st == s.BadStyle() {
+				// Reading a badly written envelope: what does it say,
+				// whatever really happened?
+				it, err := classifyDrill(s, ex, "drill/classify/"+s.ID+"/"+string(st))
+				if err != nil {
+					return nil, err
+				}
+				it.Difficulty = 2
+				it.After = "The wire says what it says: classify the envelope, not what you know happened. A response that states less than the truth is exactly the defect of its style."
 				out = append(out, it)
 			}
 		}
@@ -86,14 +102,10 @@ func situation(s *scenarios.Scenario) string {
 
 // classifyDrill asks for the layer, category and isRetryable of the good
 // response, keyed by rules.Classify.
-func classifyDrill(s *scenarios.Scenario, ex wire.Exchange, byRevision bool) (*Item, error) {
+func classifyDrill(s *scenarios.Scenario, ex wire.Exchange, id string) (*Item, error) {
 	cl, err := ex.Classify()
 	if err != nil {
 		return nil, fmt.Errorf("drill %s: %w", s.ID, err)
-	}
-	id := "drill/classify/" + s.ID
-	if byRevision {
-		id += "@" + string(ex.Revision)
 	}
 	layer := Part{Prompt: "Which layer reported this?", Choices: []Choice{
 		{Text: "A protocol error (a JSON-RPC error member; no tool result)", Correct: cl.Layer == rules.LayerProtocol},
@@ -142,9 +154,9 @@ func classifyDrill(s *scenarios.Scenario, ex wire.Exchange, byRevision bool) (*I
 		}
 	}
 	stem := fmt.Sprintf("%s\n\nThe agent sent %s under spec %s. Classify the response.", situation(s), callText(s), ex.Revision)
-	return &Item{ID: id, Kind: KindClassify, Topic: s.Topic, Rule: "§1 §2", Difficulty: 1, Stem: stem,
+	return &Item{ID: id, Kind: KindClassify, Topic: s.Topic, Rule: s.Section, Difficulty: 1, Stem: stem,
 		Exhibit: wire.Pretty(ex.Response), ExhibitTitle: "Response (server → client)", Parts: []Part{layer, cat, retry},
-		Scenario: s.ID, After: s.Takeaway}, nil
+		Scenario: s.ID, After: styleFree(s.Takeaway)}, nil
 }
 
 func catWhy(cl rules.Classification) string {
@@ -179,20 +191,34 @@ func nextActionDrill(s *scenarios.Scenario, ex wire.Exchange) *Item {
 	p := Part{Prompt: "What should the agent do next?"}
 	for _, a := range rules.Actions {
 		v := s.Score(rev, a)
-		expl := strings.TrimSpace(v.Feedback)
+		// The scenario's own feedback is written for the lab, where the
+		// response styles are on screen; a drill shows only the good
+		// response, so feedback that talks about styles gives way to the
+		// rule's reason.
+		expl := styleFree(v.Feedback)
 		if expl == "" {
 			expl = v.Why
 		}
-		tag := map[rules.Grade]string{rules.GradeBest: "Best. ", rules.GradeAcceptable: "Acceptable. ", rules.GradeWrong: ""}[v.Grade]
 		p.Choices = append(p.Choices, Choice{
 			Text:        a.Title() + ": " + a.Description(),
-			Explanation: tag + expl + " (" + v.Rule.Ref() + ")",
+			Explanation: expl + " (" + v.Rule.Ref() + ")",
 			Correct:     v.Grade.Correct(),
 		})
 	}
 	stem := fmt.Sprintf("%s\n\nThe agent sent %s and got the response shown. What should it do next?", situation(s), callText(s))
 	return &Item{ID: "drill/next/" + s.ID, Kind: KindNextAction, Topic: s.Topic, Rule: "§8", Difficulty: 2, Stem: stem,
-		Exhibit: wire.Pretty(ex.Response), ExhibitTitle: "Response (server → client)", Parts: []Part{anyOf(p)}, Scenario: s.ID, After: s.Takeaway}
+		Exhibit: wire.Pretty(ex.Response), ExhibitTitle: "Response (server → client)", Parts: []Part{anyOf(p)}, Scenario: s.ID, After: styleFree(s.Takeaway)}
+}
+
+var styleWords = regexp.MustCompile(`(?i)\b(style|styles|error_as_success|empty_success|structured_only|protocol_error|raw_exception)\b`)
+
+// styleFree returns text that does not talk about response styles, or "".
+func styleFree(text string) string {
+	text = strings.TrimSpace(text)
+	if styleWords.MatchString(text) {
+		return ""
+	}
+	return text
 }
 
 // anyOf marks a part where any one correct choice is a right answer.
@@ -232,11 +258,17 @@ func defectsDrill(s *scenarios.Scenario, st mockserver.Style, ex wire.Exchange, 
 	cands := slices.Clone(distractors)
 	r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	choices := slices.Clone(order)
+	implied := map[grade.Defect]bool{}
+	for _, d := range order {
+		for _, rel := range grade.Related[d] {
+			implied[rel] = true
+		}
+	}
 	for _, d := range cands {
 		if len(choices) >= max(5, len(order)+2) {
 			break
 		}
-		if _, real := found[d]; !real {
+		if _, real := found[d]; !real && !implied[d] {
 			choices = append(choices, d)
 		}
 	}
@@ -248,15 +280,23 @@ func defectsDrill(s *scenarios.Scenario, st mockserver.Style, ex wire.Exchange, 
 		if real {
 			c.Explanation = "Yes: " + msg
 		} else {
-			c.Explanation = "Not here: this response does not show it."
+			c.Explanation = "Not here: if it were, " + grade.DefectLook[d] + "."
 		}
 		p.Choices = append(p.Choices, c)
 	}
-	topic := "metadata"
-	if _, leak := found[grade.DefectLeak]; leak || st == mockserver.StyleRawException {
-		topic = "safety"
+	topic, rule := "metadata", "§3"
+	switch {
+	case st == mockserver.StyleEmptySuccess:
+		topic, rule = "empty", "§4"
+	case st == mockserver.StyleRawException:
+		topic, rule = "safety", "§6"
+	case st == mockserver.StyleProtocolError:
+		topic, rule = "layers", "§1"
 	}
-	stem := fmt.Sprintf("%s\n\nThe agent sent %s. The server answered in the %q style (the response shown). What is wrong with this response?", situation(s), callText(s), st.Label())
-	return &Item{ID: "drill/defects/" + s.ID + "/" + string(st), Kind: KindSpotDefects, Topic: topic, Rule: "§3 §6", Difficulty: 2,
-		Stem: stem, Exhibit: wire.Pretty(ex.Response), ExhibitTitle: "Response (server → client)", Parts: []Part{p}, Scenario: s.ID, After: s.Takeaway}
+	if _, leak := found[grade.DefectLeak]; leak {
+		topic, rule = "safety", "§6"
+	}
+	stem := fmt.Sprintf("%s\n\nThe agent sent %s, and the server answered with the response shown. What is wrong with this response?", situation(s), callText(s))
+	return &Item{ID: "drill/defects/" + s.ID + "/" + string(st), Kind: KindSpotDefects, Topic: topic, Rule: rule, Difficulty: 2,
+		Stem: stem, Exhibit: wire.Pretty(ex.Response), ExhibitTitle: "Response (server → client)", Parts: []Part{p}, Scenario: s.ID, After: styleFree(s.Takeaway)}
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -186,7 +187,27 @@ func ValidateQuestionsDir(dir string) ([]QuestionProblem, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if c, cerr := scenarios.Default(); cerr == nil {
+		if ps := ScenarioRefs(b, c); len(ps) > 0 {
+			return ps, 0, nil
+		}
+	}
 	return nil, len(b.Questions), nil
+}
+
+// ScenarioRefs reports questions that cite a scenario the catalogue does
+// not hold.
+func ScenarioRefs(b *Bank, c *scenarios.Catalog) []QuestionProblem {
+	var out []QuestionProblem
+	for _, q := range b.Questions {
+		if q.Scenario == "" {
+			continue
+		}
+		if _, ok := c.Get(q.Scenario); !ok {
+			out = append(out, QuestionProblem{File: q.File, Msg: fmt.Sprintf("question %s cites scenario %q, which does not exist (closest: %s)", q.ID, q.Scenario, strings.Join(c.Closest(q.Scenario, 2), ", "))})
+		}
+	}
+	return out
 }
 
 // LoadBank reads every *.yaml file at the top of fsys (each a list of
@@ -247,11 +268,16 @@ func LoadBank(fsys fs.FS, label string) (*Bank, error) {
 			b.byID[q.ID] = q
 		}
 	}
+	if len(problems) == 0 && len(b.Questions) == 0 {
+		problems = append(problems, QuestionProblem{File: label, Msg: "no questions here: a question file is a YAML list of questions"})
+	}
 	if len(problems) > 0 {
 		return nil, &BankError{Problems: problems}
 	}
 	return b, nil
 }
+
+var rulePattern = regexp.MustCompile(`^§[1-9]( §[1-9])*$`)
 
 func validateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	if q.ID == "" {
@@ -282,30 +308,38 @@ func validateQuestion(q *Question, at func(field, msg string, a ...any)) {
 			at(fmt.Sprintf(".options[%d].text", i), "option %s has no text", Letter(i))
 		}
 		if strings.TrimSpace(o.Explanation) == "" {
-			at(fmt.Sprintf(".options[%d]", i), "option %s has no explanation: every option says why it is right or wrong", Letter(i))
+			at(fmt.Sprintf(".options[%d].explanation", i), "option %s has no explanation: every option says why it is right or wrong", Letter(i))
 		}
 		if o.Claim != nil && q.Scenario == "" {
 			at(fmt.Sprintf(".options[%d].claim", i), "a claim needs the question to cite a scenario")
 		}
 	}
-	if q.Multi {
-		if len(q.Answers) < 2 || q.Answer != "" {
-			at(".answers", "a multi-select question lists two or more letters in answers (and no answer)")
-		}
-	} else if len(q.Answers) > 0 {
-		at(".answers", "answers is for multi-select questions; set multi: true or use answer")
+	switch {
+	case q.Multi && (len(q.Answers) < 2 || q.Answer != ""):
+		at(".answers", "a multi-select question lists two or more letters in answers (and no answer)")
+	case !q.Multi && len(q.Answers) > 0:
+		at(".answers", "answers is for multi-select questions: add multi: true, or give one letter in answer")
+		return
+	case !q.Multi && strings.TrimSpace(q.Answer) == "":
+		at(".answer", "no answer given: set answer to the letter of the correct option (A to %s)", Letter(max(len(q.Options), 1)-1))
+		return
 	}
-	letters := q.Answers
+	letters, field := q.Answers, ".answers"
 	if !q.Multi {
-		letters = []string{q.Answer}
+		letters, field = []string{q.Answer}, ".answer"
 	}
+	seen := map[int]bool{}
 	for _, l := range letters {
 		i, ok := letterIndex(l)
-		if !ok || i >= len(q.Options) {
-			at(".answer", "answer %q is out of range: use a letter from A to %s", l, Letter(max(len(q.Options), 1)-1))
+		switch {
+		case !ok || i >= len(q.Options):
+			at(field, "answer %q is out of range: use a letter from A to %s", l, Letter(max(len(q.Options), 1)-1))
+		case seen[i]:
+			at(field, "answer %s is listed twice", Letter(i))
 		}
+		seen[i] = true
 	}
-	if !strings.HasPrefix(q.Rule, "§") {
-		at(".rule", "rule %q must name a LESSON-RULES section, e.g. \"§2\"", q.Rule)
+	if !rulePattern.MatchString(q.Rule) {
+		at(".rule", "rule %q must name LESSON-RULES sections §1 to §9, e.g. \"§2\" or \"§3 §6\"", q.Rule)
 	}
 }

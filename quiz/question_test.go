@@ -154,7 +154,7 @@ func TestQuestionLoaderReportsPositions(t *testing.T) {
 	}
 	for _, want := range []string{
 		filepath.Join(dir, "a.yaml") + ":16:7: duplicate question id \"dup\"",
-		filepath.Join(dir, "b.yaml") + ":6:",
+		filepath.Join(dir, "b.yaml") + ":7:20: option A has no explanation",
 		filepath.Join(dir, "c.yaml") + ":14:11: answer \"E\" is out of range",
 		filepath.Join(dir, "d.yaml") + ":2:",
 	} {
@@ -172,5 +172,83 @@ func TestIsCorrectSingleAndMulti(t *testing.T) {
 	multi := &Question{Multi: true, Answers: []string{"A", "D"}, Options: make([]Option, 4)}
 	if !multi.IsCorrect([]int{3, 0}) || multi.IsCorrect([]int{0}) || multi.IsCorrect([]int{0, 1, 3}) {
 		t.Fatal("multi-select scoring is wrong: all correct options and nothing else")
+	}
+}
+
+// A test-wise learner must not pass by picking the longest option: in at
+// most a third of single-answer questions may the key be the strictly
+// longest option (by chance it would be about a quarter).
+func TestKeyIsNotGivenAwayByLength(t *testing.T) {
+	longest, single := 0, 0
+	var worst []string
+	for _, q := range bank(t).Questions {
+		if q.Multi {
+			continue
+		}
+		single++
+		key := q.Correct()[0]
+		kl := len(strings.TrimSpace(q.Options[key].Text))
+		strictly := true
+		for i, o := range q.Options {
+			if i != key && len(strings.TrimSpace(o.Text)) >= kl {
+				strictly = false
+			}
+		}
+		if strictly {
+			longest++
+			worst = append(worst, q.ID)
+		}
+	}
+	if longest*3 > single {
+		t.Errorf("the key is the strictly longest option in %d of %d single-answer questions (at most a third allowed): %v", longest, single, worst)
+	}
+}
+
+// Questions are drawn in any order, so none may lean on another.
+func TestStemsStandAlone(t *testing.T) {
+	for _, q := range bank(t).Questions {
+		stem := strings.ToLower(strings.TrimSpace(q.Stem))
+		for _, lead := range []string{"the same ", "same situation", "as before", "in the previous", "the previous question"} {
+			if strings.HasPrefix(stem, lead) || strings.Contains(stem, " "+lead) && strings.Contains(lead, "previous") {
+				t.Errorf("%s leans on another question: %.60q", q.ID, q.Stem)
+			}
+		}
+	}
+}
+
+func TestQuestionValidatorCatchesSubtleMistakes(t *testing.T) {
+	base := "- id: q\n  topic: layers\n  difficulty: 2\n  stem: What comes back?\n  options:\n" +
+		"    - {text: one, explanation: because}\n    - {text: two, explanation: because}\n" +
+		"    - {text: three, explanation: because}\n    - {text: four, explanation: because}\n"
+	for name, c := range map[string]struct{ tail, want string }{
+		"duplicate letters":     {"  multi: true\n  answers: [A, A]\n  rule: \"§1\"\n", "answer A is listed twice"},
+		"no answer":             {"  rule: \"§1\"\n", "no answer given"},
+		"answers without multi": {"  answers: [A, C]\n  rule: \"§1\"\n", "add multi: true"},
+		"nonsense rule":         {"  answer: A\n  rule: \"§99 nonsense\"\n", "must name LESSON-RULES sections §1 to §9"},
+		"unknown scenario":      {"  answer: A\n  rule: \"§1\"\n  scenario: no-such-scenario\n", "cites scenario \"no-such-scenario\", which does not exist"},
+		"escaped control code":  {"  answer: A\n  rule: \"§1\"\n  scenario: \"\\e[2J\"\n", "U+001B"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "q.yaml"), []byte(base+c.tail), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ps, n, err := ValidateQuestionsDir(dir)
+			if err != nil || n != 0 || len(ps) == 0 {
+				t.Fatalf("accepted: n=%d err=%v", n, err)
+			}
+			var all []string
+			for _, p := range ps {
+				all = append(all, p.String())
+			}
+			if joined := strings.Join(all, "\n"); !strings.Contains(joined, c.want) {
+				t.Fatalf("want %q in:\n%s", c.want, joined)
+			}
+		})
+	}
+	empty := t.TempDir()
+	_ = os.WriteFile(filepath.Join(empty, "q.yaml"), nil, 0o644)
+	if ps, _, _ := ValidateQuestionsDir(empty); len(ps) == 0 {
+		t.Fatal("an empty question file was reported valid")
 	}
 }

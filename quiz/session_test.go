@@ -184,11 +184,14 @@ func TestDrillKeysComeFromTheRules(t *testing.T) {
 		}
 		switch it.Kind {
 		case KindClassify:
-			rev := s.Revision()
+			rev, style := s.Revision(), mockserver.StyleGood
 			if i := strings.Index(it.ID, "@"); i > 0 {
 				rev = rules.Revision(it.ID[i+1:])
 			}
-			ex, _ := s.Exchange(context.Background(), mockserver.StyleGood, rev)
+			if parts := strings.Split(it.ID, "/"); len(parts) == 4 {
+				style = mockserver.Style(parts[3])
+			}
+			ex, _ := s.Exchange(context.Background(), style, rev)
 			cl, _ := ex.Classify()
 			layer := it.Parts[0].Choices[indexOf(cl.Layer)]
 			if !layer.Correct {

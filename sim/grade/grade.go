@@ -89,6 +89,44 @@ var DefectText = map[Defect]string{
 	DefectHiddenFailure:     "a failure passed off as a successful result",
 }
 
+// DefectLook says how each defect would show in a response, for a learner
+// told "not here": what to look for next time.
+var DefectLook = map[Defect]string{
+	DefectUnparsable:        "the bytes would not parse as one JSON-RPC response",
+	DefectWrongLayer:        "there would be a JSON-RPC error member where a tool result belongs",
+	DefectWrongCode:         "the error member's code would not fit the failure (e.g. -32601 for a tool call)",
+	DefectUnknownToolResult: "a result with isError would answer a tool name the server does not have",
+	DefectNoCategory:        "isError would be true with no errorCategory anywhere",
+	DefectUnknownCategory:   "errorCategory would hold a name outside the four",
+	DefectNoRetryable:       "a category would be given but no isRetryable",
+	DefectWrongRetryable:    "isRetryable would contradict the category (true for business, false for transient)",
+	DefectNoDescription:     "the result would say nothing about what went wrong or what to try",
+	DefectGenericMessage:    "the only text would be something like \"Operation failed\"",
+	DefectRawException:      "the text would be an exception name, a traceback or a panic message",
+	DefectLeak:              "the text would show file paths, SQL, tokens, passwords or private hosts",
+	DefectErrorAsSuccess:    "a result without isError would carry text such as \"ERROR: ...\"",
+	DefectAmbiguousEmpty:    "a success would carry only empty lists, with no resultCount or sentence",
+	DefectNoTextBlock:       "structuredContent would be there but the content array empty",
+	DefectSchemaMismatch:    "structuredContent would break the tool's declared outputSchema",
+	DefectMissingStructured: "a success from a tool with an outputSchema would have no structuredContent",
+	DefectNoRetryAfter:      "a rate limit would give no retryAfterSeconds",
+	DefectNoCorrelationID:   "an unexpected fault would give no correlationId",
+	DefectNoCustomerMessage: "a business refusal would give no customerMessage",
+	DefectNoFieldErrors:     "a validation error would name no field and give no example",
+	DefectSynonyms:          "the metadata would use names like category or retriable",
+	DefectNoResultType:      "a 2026-07-28 result would lack resultType",
+	DefectHiddenFailure:     "a failed call would come back as an ordinary success",
+}
+
+// Related lists defects that are true whenever the key defect is: a
+// drill must not offer them as "not here".
+var Related = map[Defect][]Defect{
+	DefectErrorAsSuccess: {DefectHiddenFailure},
+	DefectRawException:   {DefectLeak},
+	DefectGenericMessage: {DefectNoCategory, DefectNoDescription},
+	DefectWrongLayer:     {DefectRawException},
+}
+
 // Finding is one thing the grader noticed.
 type Finding struct {
 	Defect   Defect   `json:"defect"`
@@ -270,6 +308,9 @@ func (g *grader) protocol(e *rules.ProtocolError) {
 	if leaks := rules.Leaks(e.Message + " " + string(e.Data)); len(leaks) > 0 {
 		g.add(DefectLeak, SevError, rules.RuleSafeToShow, "the error message exposes internals: %s", strings.Join(leaks, "; "))
 	}
+	if exceptionText.MatchString(e.Message) || panicText.MatchString(e.Message) {
+		g.add(DefectRawException, SevError, rules.RuleRawException, "the error message is a raw exception or panic text")
+	}
 	if g.method != "" && !knownMethods[g.method] && !strings.HasPrefix(g.method, "notifications/") {
 		if e.Code != -32601 {
 			g.add(DefectWrongCode, SevError, rules.RuleProtocolLayer, "%s is not an MCP method: the answer is -32601 (method not found), not %d", g.method, e.Code)
@@ -336,6 +377,7 @@ var (
 	exceptionText = regexp.MustCompile(`(?m)(Traceback \(most recent call last\)|^\s*(\w+\.)*\w*(Error|Exception)(: |$)|^goroutine \d+ \[|^\s+at [\w.$<>]+\(|panic: )`)
 	rateLimitText = regexp.MustCompile(`(?i)(rate.?limit|too many requests|\b429\b|quota)`)
 	internalCode  = regexp.MustCompile(`(?i)(internal|unexpected)`)
+	panicText     = regexp.MustCompile(`(?i)\bpanic(ked)?\b`)
 )
 
 func (g *grader) execution(res *rules.ToolResult, cl rules.Classification) {

@@ -153,7 +153,7 @@ var Actions = []Action{
 }
 
 var actionText = map[Action][2]string{
-	RetrySame:          {"Resend the same call", "wait, then send the identical call again (backoff 1 s, 2 s, 4 s; 3 resends at most)"},
+	RetrySame:          {"Resend the same call", "wait (the server's retryAfterSeconds if it gives one, else 1 s, 2 s, 4 s), then send the identical call again; 3 resends at most"},
 	FixInput:           {"Correct the input", "send a new call with corrected arguments, asking the customer if the right value cannot be worked out"},
 	ExplainAlternative: {"Explain and offer another path", "tell the customer why in words they accept, then offer escalation, approval or a goodwill request"},
 	EscalateHuman:      {"Escalate to a human", "hand the case to a person who has the access or authority, with the details"},
