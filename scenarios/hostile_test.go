@@ -107,7 +107,7 @@ func TestEscapedControlCodesAndDeepNestingAreRefused(t *testing.T) {
 	good := validScenario(t)
 	for name, c := range map[string]struct{ content, want string }{
 		"\\e in a double-quoted title":  {strings.Replace(good, "title: ", `title: "\e[2J pwned" # `, 1), "title holds the character U+001B"},
-		"\\x1b and \\a in a title":       {strings.Replace(good, "title: ", `title: "\x1b]0;pwned\a t" # `, 1), "U+001B"},
+		"\\x1b and \\a in a title":      {strings.Replace(good, "title: ", `title: "\x1b]0;pwned\a t" # `, 1), "U+001B"},
 		"C1 control written as \\u009b": {strings.Replace(good, "title: ", `title: "\u009b31m" # `, 1), "U+009B"},
 		"bidi override":                 {strings.Replace(good, "title: ", `title: "\u202e reversed" # `, 1), "U+202E"},
 		"brackets nested 20000 deep":    {"id: deep\nx: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n", "nested more than 64 deep"},

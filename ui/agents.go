@@ -14,6 +14,7 @@ import (
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/agent"
 	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/wire"
 )
 
@@ -21,10 +22,12 @@ import (
 type (
 	openAgentPickerMsg struct{}
 	// openAgentsMsg opens the agents screen on a scenario or a series;
-	// FromScenario is set when it is opened from that scenario's screen.
+	// FromScenario is set when it is opened from that scenario's screen,
+	// Rev is the spec revision to play ("" = the scenario's own).
 	openAgentsMsg struct {
 		ID           string
 		FromScenario bool
+		Rev          rules.Revision
 	}
 	// openExerciseMsg opens the propagation exercise of a scenario.
 	openExerciseMsg struct{ ID string }
@@ -36,9 +39,11 @@ const agentsTimeout = 30 * time.Second
 // Real pauses between auto-played steps: a pause is the virtual gap at
 // the chosen speed, never longer than maxPause (so a long wait never
 // feels stuck) and never shorter than minPause (so steps at the same
-// virtual moment still appear one after the other).
+// virtual moment still appear one after the other). maxPause is long
+// enough that 0.5×, 1× and 2× look different on the lessons' backoff
+// waits (1 s, 2 s, 4 s).
 const (
-	maxPause = 2 * time.Second
+	maxPause = 6 * time.Second
 	minPause = 120 * time.Millisecond
 )
 
@@ -75,6 +80,7 @@ const (
 
 type agentsLoadedMsg struct {
 	owner    *agentsScreen
+	load     int // the screen's load generation it answers
 	runs     [2]*agent.Run
 	coord    *agent.CoordinatorRun
 	coordErr error
@@ -98,6 +104,10 @@ type agentsScreen struct {
 	title        string
 	situation    string
 	fromScenario bool
+	// rev is the spec revision the runs play under; "" for a series
+	// whose scenarios each play their own.
+	rev  rules.Revision
+	load int // counts loads; a late answer to an older one is dropped
 
 	loading bool
 	loaded  bool
@@ -117,6 +127,9 @@ type agentsScreen struct {
 	playing bool
 	speed   int // index into agentSpeeds
 	gen     int // invalidates pending ticks
+	// tickAt is when the pending tick was scheduled (real time), so a
+	// speed change reschedules only what is left of the pause.
+	tickAt time.Time
 
 	mode     agentsMode
 	expBack  agentsMode // where esc from the expanded step returns
@@ -138,9 +151,9 @@ type agentsScreen struct {
 	closed  bool
 }
 
-func newAgentsScreen(c *Common, id string, fromScenario bool) *agentsScreen {
+func newAgentsScreen(c *Common, id string, fromScenario bool, rev rules.Revision) *agentsScreen {
 	m := &agentsScreen{
-		c: c, keys: DefaultAgentsKeys(), id: id, fromScenario: fromScenario,
+		c: c, keys: DefaultAgentsKeys(), id: id, fromScenario: fromScenario, rev: rev,
 		speed:   1,
 		summary: newPane(c), report: newPane(c), decision: newPane(c),
 		sub: newTimeline(c),
@@ -162,6 +175,9 @@ func newAgentsScreen(c *Common, id string, fromScenario bool) *agentsScreen {
 		}
 		m.situation = "Four support tasks in a row on one clock: " + strings.Join(titles, "; ") + "."
 		m.delegErr = errors.New("it plays one scenario at a time; pick one marked ⇄ in the list")
+		if m.rev == "" {
+			m.rev = m.seriesRevision()
+		}
 	default:
 		sc, ok := c.Catalog.Get(id)
 		if !ok {
@@ -169,7 +185,10 @@ func newAgentsScreen(c *Common, id string, fromScenario bool) *agentsScreen {
 			break
 		}
 		m.sc, m.title, m.situation = sc, sc.Title, oneLineText(sc.Situation)
-		if _, err := sc.Delegation(); err != nil {
+		if m.rev == "" {
+			m.rev = sc.Revision()
+		}
+		if _, err := sc.DelegationAt(m.rev); err != nil {
 			m.delegErr = err
 		}
 	}
@@ -199,21 +218,64 @@ func (m *agentsScreen) Close() {
 	m.gen++
 }
 
-// Activate computes both runs (and the subagent's) once, in a command.
+// seriesRevision is the revision the series' scenarios share, or "" when
+// they differ (each then plays its own).
+func (m *agentsScreen) seriesRevision() rules.Revision {
+	var rev rules.Revision
+	for _, sid := range scenarios.Afternoon.IDs {
+		s, ok := m.c.Catalog.Get(sid)
+		if !ok {
+			continue
+		}
+		switch {
+		case rev == "":
+			rev = s.Revision()
+		case rev != s.Revision():
+			return ""
+		}
+	}
+	return rev
+}
+
+// seriesTasks is the series' tasks under rev ("" = each scenario's own).
+func seriesTasks(cat *scenarios.Catalog, id string, rev rules.Revision) ([]agent.Task, error) {
+	_, tasks, err := cat.SeriesTasks(id)
+	if err != nil || rev == "" {
+		return tasks, err
+	}
+	for i, sid := range scenarios.Afternoon.IDs {
+		if s, ok := cat.Get(sid); ok && i < len(tasks) {
+			tasks[i] = s.TaskAt(rev)
+		}
+	}
+	return tasks, nil
+}
+
+// revLabel is the revision the runs play under, for the header.
+func (m *agentsScreen) revLabel() string {
+	if m.rev == "" {
+		return "each scenario's own"
+	}
+	return string(m.rev)
+}
+
+// Activate computes both runs (and the subagent's) once, in a command,
+// under the screen's spec revision.
 func (m *agentsScreen) Activate() tea.Cmd {
 	if m.loaded || m.loading || m.err != nil || m.closed {
 		return nil
 	}
 	m.loading = true
-	owner, cat, id, sc, series := m, m.c.Catalog, m.id, m.sc, m.series
+	m.load++
+	owner, cat, id, sc, series, rev, load := m, m.c.Catalog, m.id, m.sc, m.series, m.rev, m.load
 	canDelegate := m.delegErr == nil
 	return safe("playing the agents", func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), agentsTimeout)
 		defer cancel()
-		msg := agentsLoadedMsg{owner: owner}
+		msg := agentsLoadedMsg{owner: owner, load: load}
 		kinds := [2]agent.Kind{agent.Naive, agent.Informed}
 		if series {
-			_, tasks, err := cat.SeriesTasks(id)
+			tasks, err := seriesTasks(cat, id, rev)
 			if err != nil {
 				msg.err = err
 				return msg
@@ -225,7 +287,7 @@ func (m *agentsScreen) Activate() tea.Cmd {
 			}
 			return msg
 		}
-		task := sc.Task()
+		task := sc.TaskAt(rev)
 		for i, k := range kinds {
 			if msg.runs[i], msg.err = agent.Play(ctx, task, k); msg.err != nil {
 				msg.err = fmt.Errorf("%s agent: %w", k, msg.err)
@@ -233,7 +295,7 @@ func (m *agentsScreen) Activate() tea.Cmd {
 			}
 		}
 		if canDelegate {
-			if d, err := sc.Delegation(); err == nil {
+			if d, err := sc.DelegationAt(rev); err == nil {
 				msg.coord, msg.coordErr = agent.Delegate(ctx, d)
 			}
 		}
@@ -273,7 +335,7 @@ func (m *agentsScreen) ShortHelp() []key.Binding {
 	speed := key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/-", "speed"))
 	return []key.Binding{
 		brief(k.Step, "step"), brief(k.Play, "play"), speed, brief(k.All, "all"), brief(k.Focus, "side"),
-		brief(k.Expand, "raw"), brief(k.Subagent, "subagent"), k.Restart, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "select")),
+		brief(k.Expand, "raw"), brief(k.Subagent, "subagent"), brief(k.Revision, "spec"), k.Restart, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "select")),
 	}
 }
 
@@ -294,7 +356,7 @@ func (m *agentsScreen) FullHelp() [][]key.Binding {
 		}
 	}
 	return [][]key.Binding{
-		{k.Step, k.Play, k.Faster, k.Slower, k.All, k.Restart},
+		{k.Step, k.Play, k.Faster, k.Slower, k.All, k.Restart, k.Revision},
 		{k.Focus, k.FocusRev, brief(n.Up, "previous step"), brief(n.Down, "next step"), n.PageUp, brief(n.Top, "first step")},
 		{k.Expand, k.Subagent, brief(g.Copy, "copy (expanded)"), brief(g.Write, "write (expanded)")},
 	}
@@ -306,7 +368,7 @@ func (m *agentsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		cmd = m.handleKey(msg)
 	case agentsLoadedMsg:
-		if msg.owner != m {
+		if msg.owner != m || msg.load != m.load {
 			return m, nil
 		}
 		m.onLoaded(msg)
@@ -362,7 +424,7 @@ func (m *agentsScreen) onLoaded(msg agentsLoadedMsg) {
 			n := 0
 			for j, p := range r.Parts {
 				parts = append(parts, timelinePart{start: n, scenario: p.Scenario, style: p.Style,
-					label: fmt.Sprintf("%d/%d %s · %s style", j+1, len(r.Parts), p.Scenario, p.Style)})
+					label: fmt.Sprintf("%d/%d %s · %s style", j+1, len(r.Parts), p.Scenario, styleLabel(p.Style))})
 				n += len(p.Steps)
 				if !slices.Contains(styles, p.Style) {
 					styles = append(styles, p.Style)
@@ -393,11 +455,11 @@ func (m *agentsScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 	}
 	ks, nav := m.keys, m.c.Nav
 	if !m.loaded {
-		if key.Matches(k, ks.Step, ks.Play, ks.All, ks.Restart, ks.Expand, ks.Subagent) {
+		if key.Matches(k, ks.Step, ks.Play, ks.All, ks.Restart, ks.Revision, ks.Expand, ks.Subagent) {
 			if m.err != nil {
 				m.c.SetStatus(StatusError, "%v", m.err)
 			} else {
-				m.c.SetStatus(StatusInfo, "still playing the runs…")
+				m.c.SetStatus(StatusInfo, "still running the agents…")
 			}
 		}
 		return nil
@@ -406,19 +468,33 @@ func (m *agentsScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.Step):
 		m.pause()
 		if !m.step() {
-			m.c.SetStatus(StatusInfo, "both runs are fully shown: r restarts")
+			m.c.SetStatus(StatusInfo, "both runs are fully shown: 0 restarts, r plays them under another spec revision")
 		}
 	case key.Matches(k, ks.Play):
 		return m.togglePlay()
-	case key.Matches(k, ks.Faster):
-		m.speed = min(m.speed+1, len(agentSpeeds)-1)
-		m.c.SetStatus(StatusInfo, "speed %s of virtual time (pauses never exceed %gs)", speedLabel(agentSpeeds[m.speed]), maxPause.Seconds())
-	case key.Matches(k, ks.Slower):
-		m.speed = max(m.speed-1, 0)
-		m.c.SetStatus(StatusInfo, "speed %s of virtual time (pauses never exceed %gs)", speedLabel(agentSpeeds[m.speed]), maxPause.Seconds())
+	case key.Matches(k, ks.Faster), key.Matches(k, ks.Slower):
+		old := m.speed
+		if key.Matches(k, ks.Faster) {
+			m.speed = min(m.speed+1, len(agentSpeeds)-1)
+		} else {
+			m.speed = max(m.speed-1, 0)
+		}
+		edge := ""
+		if m.speed == old {
+			edge = " (the fastest)"
+			if key.Matches(k, ks.Slower) {
+				edge = " (the slowest)"
+			}
+		}
+		m.c.SetStatus(StatusInfo, "speed %s of virtual time%s%s", m.speedText(), edge, m.shortenNote())
+		if m.playing && m.speed != old {
+			return m.reschedule()
+		}
 	case key.Matches(k, ks.Restart):
 		m.restart()
-		m.c.SetStatus(StatusInfo, "restarted: space steps, p plays")
+		m.c.SetStatus(StatusInfo, "restarted at t=0: space steps, p plays")
+	case key.Matches(k, ks.Revision):
+		return m.cycleRevision()
 	case key.Matches(k, ks.All):
 		m.pause()
 		for _, t := range m.sides {
@@ -540,8 +616,45 @@ func (m *agentsScreen) togglePlay() tea.Cmd {
 	}
 	m.playing = true
 	m.gen++
-	m.c.SetStatus(StatusInfo, "playing at %s of virtual time: p pauses, +/- changes the speed", speedLabel(agentSpeeds[m.speed]))
+	m.c.SetStatus(StatusInfo, "playing at %s of virtual time: p pauses, +/- changes the speed%s", m.speedText(), m.shortenNote())
 	return m.schedule()
+}
+
+// speedText is "1×", or "1× · waits over 6s shortened" when the runs
+// have a wait that maxPause cuts at this speed.
+func (m *agentsScreen) speedText() string {
+	s := agentSpeeds[m.speed]
+	if m.longestGap()/s > maxPause.Seconds()+timeEps {
+		return fmt.Sprintf("%s · waits over %gs shortened", speedLabel(s), maxPause.Seconds()*s)
+	}
+	return speedLabel(s)
+}
+
+// shortenNote explains the shortening in the status line, or "".
+func (m *agentsScreen) shortenNote() string {
+	s := agentSpeeds[m.speed]
+	if m.longestGap()/s > maxPause.Seconds()+timeEps {
+		return fmt.Sprintf(" · auto-play waits at most %gs, so a longer wait is shown in %gs (the clock still counts it all)", maxPause.Seconds(), maxPause.Seconds())
+	}
+	return ""
+}
+
+// longestGap is the longest virtual gap between two steps in reveal
+// order (both sides merged), 0 before the runs load.
+func (m *agentsScreen) longestGap() float64 {
+	var ts []float64
+	for _, t := range m.sides {
+		for _, st := range t.steps {
+			ts = append(ts, st.T)
+		}
+	}
+	slices.Sort(ts)
+	gap, prev := 0.0, 0.0
+	for _, t := range ts {
+		gap = max(gap, t-prev)
+		prev = t
+	}
+	return gap
 }
 
 // schedule waits the virtual gap to the next step at the chosen speed,
@@ -551,7 +664,47 @@ func (m *agentsScreen) schedule() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	m.tickAt = time.Now()
 	return agentsTick(m, m.gen, pauseFor(next-m.now, agentSpeeds[m.speed]))
+}
+
+// reschedule replaces the pending tick after a speed change: the pause
+// to the next step at the new speed, less the time already waited.
+func (m *agentsScreen) reschedule() tea.Cmd {
+	next, ok := m.nextT()
+	if !ok {
+		return nil
+	}
+	m.gen++ // the pending tick is now stale
+	waited := time.Since(m.tickAt)
+	d := max(pauseFor(next-m.now, agentSpeeds[m.speed])-waited, minPause)
+	return agentsTick(m, m.gen, d)
+}
+
+// cycleRevision plays the runs again under the next spec revision, from
+// t=0.
+func (m *agentsScreen) cycleRevision() tea.Cmd {
+	cur := m.rev
+	if cur == "" {
+		cur = rules.DefaultRevision
+	}
+	i := slices.Index(rules.Revisions, cur)
+	m.rev = rules.Revisions[(i+1)%len(rules.Revisions)]
+	m.pause()
+	m.gen++
+	m.mode = modeTimelines
+	m.loaded, m.loading, m.err = false, false, nil
+	m.runs, m.coord, m.coordErr = [2]*agent.Run{}, nil, nil
+	m.styles = [2]string{}
+	m.now = 0
+	for _, t := range m.sides {
+		t.set(nil, nil, 0)
+		t.empty = "Running both agents under " + string(m.rev) + "…"
+		t.rebuild()
+	}
+	m.refreshSummary()
+	m.c.SetStatus(StatusInfo, "playing both agents again under spec %s: %s", m.rev, revisionBlurb(m.rev))
+	return m.Activate()
 }
 
 // pauseFor is the real pause for a virtual gap at a speed.

@@ -343,7 +343,7 @@ func TestExerciseOnlyOnSubagentScenarios(t *testing.T) {
 }
 
 // TestAgentsAutoPlay plays with p through a fake clock: every step is
-// revealed in order, no real pause exceeds 2 s, and p pauses.
+// revealed in order, no real pause exceeds maxPause (6 s), and p pauses.
 func TestAgentsAutoPlay(t *testing.T) {
 	var pauses []time.Duration
 	orig := agentsTick
@@ -361,30 +361,31 @@ func TestAgentsAutoPlay(t *testing.T) {
 	if !strings.Contains(m.View(), "speed 4×") {
 		t.Errorf("the speed is not shown:\n%s", m.View())
 	}
-	m, _ = drive(m, press("p"))
+	m, _ = drive(m, press("-"), press("-"), press("p")) // back to 1×
 	if !s.done() || s.playing {
 		t.Fatalf("auto-play stopped early: %d+%d shown, playing %v", s.sides[0].shown, s.sides[1].shown, s.playing)
 	}
 	if len(pauses) == 0 {
 		t.Fatal("no ticks")
 	}
-	saw16 := false
+	sawCap, saw4 := false, false
 	for _, d := range pauses {
 		if d > maxPause || d < minPause {
 			t.Errorf("pause %v outside [%v, %v]", d, minPause, maxPause)
 		}
-		saw16 = saw16 || d == maxPause
+		sawCap = sawCap || d == maxPause
+		saw4 = saw4 || (d > 3990*time.Millisecond && d <= 4*time.Second)
 	}
-	if !saw16 {
-		t.Errorf("the 16 s wait at 4× was not capped at 2 s: %v", pauses)
+	if !sawCap || !saw4 {
+		t.Errorf("at 1× the 4 s wait should take 4 s and the 8 s and 16 s ones 6 s: %v", pauses)
 	}
 	if !strings.Contains(m.View(), "✓ both runs played out") {
 		t.Errorf("no end status:\n%s", m.View())
 	}
-	// p again restarts; p once more pauses (a stale tick is ignored).
-	m, _ = drive(m, press("r"))
+	// 0 restarts; p then p pauses (a stale tick is ignored).
+	m, _ = drive(m, press("0"))
 	if s.sides[0].shown != 0 || s.sides[1].shown != 0 {
-		t.Fatal("r did not restart")
+		t.Fatal("0 did not restart")
 	}
 	agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd { return nil }
 	m, _ = drive(m, press("p"), press("p"))
@@ -398,15 +399,81 @@ func TestAgentsAutoPlay(t *testing.T) {
 	_ = m
 }
 
+// TestSpeedChangeReschedules: + while a tick is pending schedules a new,
+// shorter one and makes the pending one stale; the label says when long
+// waits are shortened; the summary never says "playing" while paused.
+func TestSpeedChangeReschedules(t *testing.T) {
+	type tick struct {
+		gen int
+		d   time.Duration
+	}
+	var ticks []tick
+	orig := agentsTick
+	agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd {
+		ticks = append(ticks, tick{gen, d})
+		return nil // the test delivers ticks itself
+	}
+	defer func() { agentsTick = orig }()
+
+	m := openAgents(t, catalog(t), refundWindowID, size120)
+	s := agentsOf(t, m)
+	if line := lineWith(m.View(), "+/- speed"); !strings.Contains(line, "1× · waits over 6s shortened") {
+		t.Errorf("the speed chip does not say long waits are shortened: %q", line)
+	}
+	// Play until the pending tick is the 16 s wait's (capped at 6 s).
+	m, _ = drive(m, press("p"))
+	for len(ticks) > 0 && ticks[len(ticks)-1].d != maxPause {
+		last := ticks[len(ticks)-1]
+		m, _ = drive(m, agentsTickMsg{owner: s, gen: last.gen})
+		if len(ticks) > 40 {
+			t.Fatal("no capped wait")
+		}
+	}
+	pending := ticks[len(ticks)-1]
+	shown := s.sides[0].shown + s.sides[1].shown
+	m, _ = drive(m, press("+"), press("+"), press("+")) // 10×
+	got := ticks[len(ticks)-1]
+	if got.gen == pending.gen || got.d >= pending.d {
+		t.Fatalf("+ did not reschedule the pending tick: %v then %v", pending, got)
+	}
+	m, _ = drive(m, agentsTickMsg{owner: s, gen: pending.gen})
+	if s.sides[0].shown+s.sides[1].shown != shown {
+		t.Error("the stale tick revealed a step")
+	}
+	m, _ = drive(m, agentsTickMsg{owner: s, gen: s.gen})
+	if s.sides[0].shown+s.sides[1].shown != shown+1 {
+		t.Error("the rescheduled tick did not reveal the next step")
+	}
+	if st := m.(*App).c.status.Text; !strings.HasPrefix(st, "speed 10× of virtual time") || strings.Contains(st, "shortened") {
+		t.Errorf("at 10× no wait here is shortened; status %q", st)
+	}
+	// Paused half-way: no "playing" anywhere in the summary.
+	m, _ = drive(m, press("p"))
+	sum := agentsOf(t, m).summaryLines(100)
+	if strings.Contains(sum, "playing") {
+		t.Errorf("the summary says playing while paused:\n%s", sum)
+	}
+	if !strings.Contains(sum, "not finished yet") {
+		t.Errorf("the summary does not say the naive run is unfinished:\n%s", sum)
+	}
+}
+
 func TestPauseFor(t *testing.T) {
 	for _, c := range []struct {
 		gap, speed float64
 		want       time.Duration
 	}{
-		{16, 4, maxPause}, {2, 4, 500 * time.Millisecond}, {1, 1, time.Second}, {0, 1, minPause}, {0.2, 10, minPause}, {1, 0.5, maxPause},
+		{16, 4, 4 * time.Second}, {16, 1, maxPause}, {4, 1, 4 * time.Second}, {4, 0.5, maxPause}, {2, 4, 500 * time.Millisecond},
+		{1, 1, time.Second}, {0, 1, minPause}, {0.2, 10, minPause}, {1, 0.5, 2 * time.Second},
 	} {
 		if got := pauseFor(c.gap, c.speed); got != c.want {
 			t.Errorf("pauseFor(%g, %g) = %v, want %v", c.gap, c.speed, got, c.want)
+		}
+	}
+	// 0.5× and 1× differ on the lessons' 1 s, 2 s, 4 s backoff.
+	for _, gap := range []float64{1, 2} {
+		if pauseFor(gap, 0.5) == pauseFor(gap, 1) {
+			t.Errorf("a %gs wait looks the same at 0.5× and 1×", gap)
 		}
 	}
 }

@@ -32,7 +32,7 @@ func (m *agentsScreen) decisionLines(w int) []string {
 		out = append(out, wrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
 	}
 	out = append(out, wrapLead(st.Bold, "Says:", "“"+cr.CoordinatorSays+"”", w, st.Plain)...)
-	out = append(out, wrapLead(st.Bold, "Why:", cr.Why, w, st.Plain)...)
+	out = append(out, wrapLead(st.Bold, "Why:", styleWords(cr.Why), w, st.Plain)...)
 	return out
 }
 
@@ -43,7 +43,11 @@ func (m *agentsScreen) refreshTitles() {
 	for i, t := range m.sides {
 		title := names[i]
 		if m.styles[i] != "" {
-			title += " · meets " + m.styles[i]
+			var labels []string
+			for _, id := range strings.Split(m.styles[i], "/") {
+				labels = append(labels, styleLabel(id))
+			}
+			title += " · meets " + strings.Join(labels, "/")
 		}
 		if m.runs[i] != nil {
 			clock := t.clock()
@@ -86,7 +90,7 @@ func (m *agentsScreen) summaryLines(w int) string {
 			verdicts[i] = verdictText(st, r)
 			calls[i], secs[i] = r.Calls, r.VirtualSeconds
 		case t.shown > 0:
-			verdicts[i] = st.Muted.Render("… playing")
+			verdicts[i] = st.Muted.Render("… not finished yet")
 		}
 	}
 	row := func(i int, long bool) string {
@@ -124,7 +128,7 @@ func (m *agentsScreen) summaryLines(w int) string {
 	}
 	for i := range blocks {
 		if len(blocks[i]) == 0 && len(blocks[1-i]) > 0 {
-			blocks[i] = []string{st.Muted.Render([2]string{"Naive", "Informed"}[i] + ": still playing…")}
+			blocks[i] = []string{st.Muted.Render([2]string{"Naive", "Informed"}[i] + ": not finished yet…")}
 		}
 	}
 	if len(blocks[0])+len(blocks[1]) > 0 {
@@ -223,7 +227,7 @@ func (m *agentsScreen) toldLines(i, w int) []string {
 				out = append(out, st.Bold.Render(names[i]+" told the customer:"))
 			}
 			out = append(out, hangLead(st.Accent, p.Scenario+":", "“"+oneLineText(p.FinalMessage)+"”", w, st.Plain, 2)...)
-			out = append(out, hangLead(st.Muted, "  why:", oneLineText(p.Why), w, st.Muted, 7)...)
+			out = append(out, hangLead(st.Muted, "  why:", styleWords(oneLineText(p.Why)), w, st.Muted, 7)...)
 		}
 		if m.sides[i].done() {
 			out = append(out, wrapLead(st.Bold, "In all:", fmt.Sprintf("%d tasks, %s, %.1fs of virtual time.", len(r.Parts), plural(r.Calls, "call"), r.VirtualSeconds), w, st.Plain)...)
@@ -234,7 +238,7 @@ func (m *agentsScreen) toldLines(i, w int) []string {
 		return nil
 	}
 	out = append(out, wrapLead(st.Bold, names[i]+" told the customer:", "“"+oneLineText(r.FinalMessage)+"”", w, st.Plain)...)
-	out = append(out, wrapLead(st.Bold, "Why:", oneLineText(r.Why), w, st.Plain)...)
+	out = append(out, wrapLead(st.Bold, "Why:", styleWords(oneLineText(r.Why)), w, st.Plain)...)
 	return out
 }
 
@@ -272,36 +276,95 @@ func (m *agentsScreen) layout() {
 		m.sub.follow()
 		m.decision.SetSize(w, decH)
 	default:
-		sumWant := m.summaryWant(max(w-3, 1))
-		limit := rest * 2 / 5
-		switch {
-		case m.focus == focusSummary:
-			limit = rest * 3 / 5
-		case rest < 26:
-			limit = 4 // the two verdict rows; tab here for the rest
-		}
-		sumH := max(min(sumWant, limit), min(4, rest))
-		timeH := rest - sumH
-		if m.stacked {
-			a := timeH / 2
-			if m.focus == sideNaive {
-				a = (timeH*3 + 4) / 5
-			} else if m.focus == sideInformed {
-				a = timeH * 2 / 5
-			}
-			m.sides[0].setSize(w, a)
-			m.sides[1].setSize(w, timeH-a)
-		} else {
-			m.sides[0].setSize(w/2, timeH)
-			m.sides[1].setSize(w-w/2, timeH)
-		}
-		m.summary.SetSize(w, sumH)
-		title := "Summary"
-		if _, ih := m.summary.inner(); m.focus != focusSummary && m.summary.vp.TotalLineCount() > ih {
-			title += " · tab here to scroll"
-		}
-		m.summary.SetTitle(title)
+		m.layoutTimelines(w, rest)
 	}
+}
+
+// layoutTimelines shares rest rows between the two timelines and the
+// summary: each pane gets at least a line, then rows go one at a time to
+// whichever pane is smallest among those that still have lines to show
+// (the focused pane first on a tie), so no pane is cut to a line while
+// another shows blank rows. The summary always keeps its two verdict
+// rows (half the rows when focused); rows nobody needs go to the
+// timelines.
+func (m *agentsScreen) layoutTimelines(w, rest int) {
+	iw := max(w-3, 1)
+	sumFull := m.summaryWant(iw)
+	sumWant, sumMin := sumFull, min(4, sumFull)
+	if m.focus == focusSummary {
+		sumWant, sumMin = sumFull, min(sumFull, max(rest/2, 4))
+	}
+	widths := [2]int{w, w}
+	if !m.stacked {
+		widths = [2]int{w / 2, w - w/2}
+	}
+	var want [2]int
+	for i, t := range m.sides {
+		t.setSize(widths[i], max(t.p.h, 3)) // builds at the width
+		want[i] = t.p.vp.TotalLineCount() + 2
+	}
+	order := []int{m.focus}
+	for i := range agentsFocusCount {
+		if i != m.focus {
+			order = append(order, i)
+		}
+	}
+	var tl [2]int
+	sumH := 0
+	if m.stacked {
+		got, left := shareRows(rest, []int{3, 3, sumMin}, []int{want[0], want[1], sumWant}, order)
+		first := sideNaive
+		if m.focus == sideInformed {
+			first = sideInformed
+		}
+		got[first] += left - left/2
+		got[1-first] += left / 2
+		tl, sumH = [2]int{got[0], got[1]}, got[2]
+	} else {
+		pairOrder := []int{0, 1}
+		if m.focus == focusSummary {
+			pairOrder = []int{1, 0}
+		}
+		got, left := shareRows(rest, []int{3, sumMin}, []int{max(want[0], want[1]), sumWant}, pairOrder)
+		got[0] += left
+		tl, sumH = [2]int{got[0], got[0]}, got[1]
+	}
+	for i, t := range m.sides {
+		t.setSize(widths[i], tl[i])
+	}
+	m.summary.SetSize(w, sumH)
+	title := "Summary"
+	if _, ih := m.summary.inner(); m.focus != focusSummary && m.summary.vp.TotalLineCount() > ih {
+		title += " · tab here to scroll"
+	}
+	m.summary.SetTitle(title)
+}
+
+// shareRows splits total rows among panes. Each gets its minimum first
+// (in order, while rows last); then one row at a time goes to the pane
+// with the fewest rows among those short of their want, the earlier in
+// order on a tie. It returns the rows and what is left when every want
+// is met.
+func shareRows(total int, mins, wants, order []int) ([]int, int) {
+	got := make([]int, len(mins))
+	for _, i := range order {
+		got[i] = min(mins[i], max(total, 0))
+		total -= got[i]
+	}
+	for total > 0 {
+		best := -1
+		for _, i := range order {
+			if got[i] < wants[i] && (best < 0 || got[i] < got[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		got[best]++
+		total--
+	}
+	return got, max(total, 0)
 }
 
 // summaryWant is the summary pane's height with all of its content.
@@ -346,7 +409,7 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 	}
 	switch m.mode {
 	case modeExpanded:
-		right := st.Muted.Render(m.expPart.scenario + " · " + m.expPart.style + " style")
+		right := st.Muted.Render(m.expPart.scenario + " · " + styleLabel(m.expPart.style) + " style")
 		title := fmt.Sprintf("%s · %s %s at %s", m.whoLabel(), m.expStep.Kind, m.expStep.Tool, timeLabel(m.expStep.T))
 		return []string{joinEnds(st.Title.Render(title), right, w)}
 	case modeSubagent:
@@ -389,7 +452,11 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 		if !compact {
 			chips = append(chips, chip("space", "step", ""))
 		}
-		chips = append(chips, chip("p", state, ""), chip("+/-", "speed", speedLabel(agentSpeeds[m.speed])))
+		speed := speedLabel(agentSpeeds[m.speed])
+		if !compact {
+			speed = m.speedText()
+		}
+		chips = append(chips, chip("p", state, ""), chip("+/-", "speed", speed))
 		if compact {
 			chips = append(chips, st.ChipValue.Render(timeLabel(m.now)))
 		} else {
@@ -397,14 +464,15 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 		}
 		switch {
 		case m.loading:
-			chips = append(chips, st.Info.Render("• playing the runs…"))
+			chips = append(chips, st.Info.Render("• running the agents…"))
 		case m.loaded:
 			shown := m.sides[0].shown + m.sides[1].shown
 			total := len(m.sides[0].steps) + len(m.sides[1].steps)
 			chips = append(chips, st.ChipLabel.Render(fmt.Sprintf("%d/%d steps", shown, total)))
-			if m.delegErr == nil {
-				chips = append(chips, chip("c", "subagent", ""))
-			}
+		}
+		chips = append(chips, chip("r", "spec", m.revLabel()))
+		if m.loaded && m.delegErr == nil {
+			chips = append(chips, chip("c", "subagent", ""))
 		}
 		return chips
 	}

@@ -36,8 +36,8 @@ type Options struct {
 	// opens the lab list with an error in the status line naming the
 	// closest ids.
 	ScenarioID string
-	// Progress records solved scenarios; nil means an in-memory store
-	// that lasts as long as the program.
+	// Progress records the learner's answers; nil means an in-memory
+	// store that lasts as long as the program.
 	Progress Progress
 	// ExportDir is the directory `w` writes exchanges into; "" is the
 	// current directory. It is not created.
@@ -57,14 +57,15 @@ type Options struct {
 
 // Progress is where the learner's progress goes: scenarios answered,
 // questions and drills (Leitner boxes), exam history. *quiz.Store
-// implements it (on disk, or in memory with quiz.Memory). Solved must be
-// cheap: screens call it while drawing lists.
+// implements it (on disk, or in memory with quiz.Memory). Solved and
+// ScenarioMark must be cheap: screens call them while drawing lists.
 type Progress interface {
 	Solved(id string) bool
 	MarkSolved(id string) error
-	// RecordScenario records one answer on a lab scenario; solved marks
-	// it ✓ (a right first answer).
-	RecordScenario(id, action, grade string, solved bool) error
+	// RecordScenario records one answer on a lab scenario; correct is
+	// whether it was right (best or acceptable). The store decides the
+	// mark: ✓ only when the very first answer ever was right.
+	RecordScenario(id, action, grade string, correct bool) error
 	RecordItem(id, topic string, correct bool, at time.Time) error
 	RecordExam(e quiz.ExamRecord) error
 	Load() (*quiz.Progress, error)
@@ -125,7 +126,9 @@ func New(opts Options) tea.Model {
 		ExportDir: opts.ExportDir,
 		Clipboard: opts.Clipboard,
 	}
-	c.refreshSolved()
+	// The store's notice at start is the one opts.Notice reports (or
+	// chose not to); only a later one shows while running.
+	c.lastNotice = strings.TrimSpace(strings.TrimPrefix(prog.CurrentNotice(), "⚠"))
 	if opts.Notice != "" {
 		c.SetStatus(StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
 	}
@@ -206,7 +209,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openAgentPickerMsg:
 		cmd = a.push(newAgentPicker(a.c))
 	case openAgentsMsg:
-		cmd = a.push(newAgentsScreen(a.c, msg.ID, msg.FromScenario))
+		cmd = a.push(newAgentsScreen(a.c, msg.ID, msg.FromScenario, msg.Rev))
 	case openExerciseMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {
@@ -248,6 +251,13 @@ func (a *App) key(k tea.KeyMsg) tea.Cmd {
 		return a.route(k)
 	}
 	if key.Matches(k, g.Quit) {
+		// Below the minimum size nothing but "q quits" is visible, so q
+		// quits there without asking.
+		if qg, ok := top.(quitGuard); ok && !a.tooSmall() && qg.GuardQuit() {
+			a.c.ClearStatus()
+			a.help.ShowAll = false
+			return nil
+		}
 		return tea.Quit
 	}
 	if a.tooSmall() {
@@ -368,8 +378,8 @@ func (a *App) header(w int) string {
 		left += st.Muted.Render(" › ") + st.Crumb.Render(strings.Join(crumbs, " › "))
 	}
 	right := ""
-	if n := len(a.c.Catalog.Scenarios); n > 0 {
-		right = st.HeaderRight.Render(fmt.Sprintf("✓ %d/%d solved", a.c.solvedCount(), n))
+	if len(a.c.Catalog.Scenarios) > 0 {
+		right = st.HeaderRight.Render(a.c.markText())
 	}
 	return joinEnds(left, right, w)
 }
@@ -392,13 +402,25 @@ func joinEnds(left, right string, w int) string {
 	return left + strings.Repeat(" ", max(w-lw-rw, 1)) + right
 }
 
-// tooSmallView centres the size message, wrapped to the width.
+// tooSmallView centres the size message: what is wrong, the sizes on a
+// line of their own, and "q quits" last, each line wrapped only when it
+// is wider than the terminal. When the height is short, "q quits" stays.
 func tooSmallView(w, h int) string {
-	msg := fmt.Sprintf("terminal too small: need at least %dx%d, have %dx%d · q quits", MinWidth, MinHeight, w, h)
-	msg = ansi.Wrap(msg, w, "")
-	lines := strings.Split(msg, "\n")
+	var lines []string
+	for _, l := range []string{
+		"terminal too small",
+		fmt.Sprintf("need at least %dx%d, have %dx%d", MinWidth, MinHeight, w, h),
+	} {
+		lines = append(lines, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
+	}
+	if len(lines)+2 <= h {
+		lines = append(lines, "")
+	}
+	lines = append(lines, "q quits")
 	if len(lines) > h {
-		lines = lines[:h]
+		keep := max(h-1, 0)
+		lines = append(lines[:keep:keep], "q quits")
+		lines = lines[len(lines)-min(len(lines), h):]
 	}
 	return clampFrame(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n")), w, h)
 }
@@ -436,18 +458,3 @@ func clampFrame(s string, w, h int) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
-// refreshSolved re-reads progress for every scenario.
-func (c *Common) refreshSolved() {
-	c.solved = make(map[string]bool, len(c.Catalog.Scenarios))
-	for _, s := range c.Catalog.Scenarios {
-		if c.Progress.Solved(s.ID) {
-			c.solved[s.ID] = true
-		}
-	}
-}
-
-// Solved reports the cached progress of a scenario.
-func (c *Common) Solved(id string) bool { return c.solved[id] }
-
-func (c *Common) solvedCount() int { return len(c.solved) }

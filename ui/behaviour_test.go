@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -180,42 +181,36 @@ func TestQInFilterDoesNotQuit(t *testing.T) {
 	}
 }
 
-// recordingProgress records every answer given to it.
+// recordingProgress records every answer given to it, and passes it on
+// to the store, which decides the marks.
 type recordingProgress struct {
 	*quiz.Store
 	mu      sync.Mutex
-	solved  map[string]bool
 	answers []recordedAnswer
 }
 
 type recordedAnswer struct {
 	id, action, grade string
-	solved            bool
-}
-
-func (p *recordingProgress) Solved(id string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.solved[id]
+	correct           bool
 }
 
 func (p *recordingProgress) MarkSolved(id string) error {
 	return p.RecordScenario(id, "", "best", true)
 }
 
-func (p *recordingProgress) RecordScenario(id, action, grade string, solved bool) error {
+func (p *recordingProgress) RecordScenario(id, action, grade string, correct bool) error {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.answers = append(p.answers, recordedAnswer{id, action, grade, solved})
-	p.solved[id] = p.solved[id] || solved
-	return nil
+	p.answers = append(p.answers, recordedAnswer{id, action, grade, correct})
+	p.mu.Unlock()
+	return p.Store.RecordScenario(id, action, grade, correct)
 }
 
-// TestOnlyARightFirstAnswerSolves: a wrong answer then the right one is
-// recorded twice and does not mark the scenario solved; a right first
-// answer on a later visit does, and the lab list shows its ✓.
-func TestOnlyARightFirstAnswerSolves(t *testing.T) {
-	prog := &recordingProgress{Store: quiz.Memory(), solved: map[string]bool{}}
+// TestMarksFollowTheFirstAnswerEver: every answer is recorded with
+// whether it was right; wrong then right is ◑, in the status, the list
+// and the header, and stays ◑ on a later visit whose first answer is
+// right. A right first answer on a fresh scenario is ✓.
+func TestMarksFollowTheFirstAnswerEver(t *testing.T) {
+	prog := &recordingProgress{Store: quiz.Memory()}
 	cat := catalog(t)
 	sc, _ := cat.Get(timeoutID)
 	m := openTimeout(t, Options{Catalog: cat, Progress: prog}, press("enter"))
@@ -227,48 +222,77 @@ func TestOnlyARightFirstAnswerSolves(t *testing.T) {
 	if !strings.Contains(m.View(), "✓ Correct") {
 		t.Errorf("no ✓ verdict after the right answer:\n%s", m.View())
 	}
-	if prog.Solved(timeoutID) {
-		t.Fatal("trying numbers until ✓ marked the scenario solved")
+	if got := prog.ScenarioMark(timeoutID); got != quiz.MarkAfterMiss {
+		t.Fatalf("wrong then right is marked %q, want ◑", got)
 	}
-	want := []recordedAnswer{{timeoutID, "fix_input", "wrong", false}, {timeoutID, "retry_same", "best", false}}
+	want := []recordedAnswer{{timeoutID, "fix_input", "wrong", false}, {timeoutID, "retry_same", "best", true}}
 	if !slices.Equal(prog.answers, want) {
 		t.Errorf("recorded %+v, want %+v", prog.answers, want)
 	}
-	if line := lineWith(m.View(), "not marked solved"); line == "" {
-		t.Errorf("the status does not say the answer was not counted:\n%s", m.View())
+	if line := lineWith(m.View(), "recorded as right after a miss"); !strings.HasPrefix(line, "✓ correct") || !strings.Contains(line, "◑") {
+		t.Errorf("the status does not say ◑ right after a miss: %q\n%s", line, m.View())
+	}
+	if line := lineWith(m.View(), "errorlab"); !strings.Contains(line, fmt.Sprintf("✓ 0 · ◑ 1 of %d", len(cat.Scenarios))) {
+		t.Errorf("header: %q", line)
 	}
 	m, _ = drive(m, press("esc")) // back to the lab list
-	if line := lineWith(m.View(), sc.Title); strings.Contains(line, "✓") {
-		t.Errorf("the lab list shows ✓ for %s after wrong-then-right: %q", timeoutID, line)
+	if line := lineWith(m.View(), sc.Title); strings.Contains(line, "✓") || !strings.Contains(line, "◑") {
+		t.Errorf("the lab list does not show ◑ (and only ◑) for %s after wrong-then-right: %q", timeoutID, line)
+	}
+	if line := lineWith(m.View(), "/ to filter"); !strings.Contains(line, "✓ right first time · ◑ right after a miss") {
+		t.Errorf("no legend: %q", line)
 	}
 
-	// A new visit: the right answer first.
+	// A new visit, the right answer first: still ◑.
 	m, _ = drive(m, openScenarioMsg{ID: timeoutID}, press("enter"), press(retryKey()))
-	if !prog.Solved(timeoutID) {
-		t.Fatalf("a right first answer did not mark the scenario solved; recorded %+v", prog.answers)
+	if got := prog.ScenarioMark(timeoutID); got != quiz.MarkAfterMiss {
+		t.Fatalf("reopening and answering right turned ◑ into %q", got)
 	}
 	if last := prog.answers[len(prog.answers)-1]; last != (recordedAnswer{timeoutID, "retry_same", "best", true}) {
 		t.Errorf("last answer recorded as %+v", last)
 	}
-	if line := lineWith(m.View(), "✓ solved"); line == "" {
-		t.Errorf("the status does not say solved:\n%s", m.View())
+	if line := lineWith(m.View(), "recorded as right after a miss"); line == "" {
+		t.Errorf("the status does not say ◑ on the later visit:\n%s", m.View())
 	}
 	m, _ = drive(m, press("esc"))
-	if line := lineWith(m.View(), sc.Title); !strings.Contains(line, "✓") {
-		t.Errorf("the lab list shows no ✓ for %s: %q\n%s", timeoutID, line, m.View())
+	if line := lineWith(m.View(), sc.Title); strings.Contains(line, "✓ ") {
+		t.Errorf("the lab list shows ✓ for %s after reopening: %q", timeoutID, line)
+	}
+
+	// Another scenario, right first time: ✓.
+	other := cat.Next(timeoutID)
+	if other == nil || other.ID == timeoutID {
+		t.Skip("one scenario only")
+	}
+	m, _ = drive(m, openScenarioMsg{ID: other.ID}, press("enter"))
+	m, _ = drive(m, press(keyOf(other.TruthAt(other.Revision()).Best)))
+	if got := prog.ScenarioMark(other.ID); got != quiz.MarkFirstTime {
+		t.Fatalf("a right first answer on %s is marked %q; status %q", other.ID, got, m.(*App).c.status.Text)
+	}
+	if line := lineWith(m.View(), "recorded as right first time"); !strings.HasPrefix(line, "✓ correct") {
+		t.Errorf("the status does not say ✓ right first time:\n%s", m.View())
+	}
+	m, _ = drive(m, press("esc"))
+	if line := lineWith(m.View(), other.Title); !strings.Contains(line, "✓") {
+		t.Errorf("the lab list shows no ✓ for %s: %q\n%s", other.ID, line, m.View())
+	}
+	if line := lineWith(m.View(), "errorlab"); !strings.Contains(line, fmt.Sprintf("✓ 1 · ◑ 1 of %d", len(cat.Scenarios))) {
+		t.Errorf("header: %q", line)
 	}
 }
 
-// TestFirstAnswerCountsPerRevision: after a wrong first answer, r (another
-// revision) gives one new first answer.
-func TestFirstAnswerCountsPerRevision(t *testing.T) {
-	prog := &recordingProgress{Store: quiz.Memory(), solved: map[string]bool{}}
+// TestSwitchingRevisionDoesNotEraseAMiss: after a wrong first answer, r
+// (another revision) and a right answer give ◑, never ✓.
+func TestSwitchingRevisionDoesNotEraseAMiss(t *testing.T) {
+	prog := &recordingProgress{Store: quiz.Memory()}
 	m := openTimeout(t, Options{Progress: prog}, press("enter"), press("2"))
 	m, _ = drive(m, press("r"), press("enter"), press(retryKey()))
-	if !prog.Solved(timeoutID) {
-		t.Fatalf("a right first answer under another revision did not count; recorded %+v", prog.answers)
+	if got := prog.ScenarioMark(timeoutID); got != quiz.MarkAfterMiss {
+		t.Fatalf("a right answer under another revision after a miss is marked %q, want ◑; recorded %+v", got, prog.answers)
 	}
-	_ = m
+	if line := lineWith(m.View(), "◑ recorded as right after a miss"); line == "" {
+		t.Errorf("no ◑ status:\n%s", m.View())
+	}
 }
 
 func TestVerdictParts(t *testing.T) {

@@ -3,12 +3,17 @@ package ui
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
+	"sync"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 )
 
@@ -35,23 +40,76 @@ type Common struct {
 	Width, Height int
 
 	status Status
-	solved map[string]bool // cache of Progress.Solved, by scenario id
+	// lastNotice is the progress store's notice shown last (or known at
+	// start), so a new one shows once.
+	lastNotice string
 }
 
-// recordScenario records one answer on a lab scenario; solved (a right
-// first answer) also marks it ✓ in the cache. The error is the Progress
-// store's.
-func (c *Common) recordScenario(id string, a rules.Action, g rules.Grade, solved bool) error {
-	if err := c.Progress.RecordScenario(id, string(a), string(g), solved); err != nil {
-		return err
+// recordScenario records one answer on a lab scenario, right (best or
+// acceptable) or not; the store decides the mark (✓ when the first
+// answer ever was right, ◑ when right only after a miss). The error is
+// the Progress store's.
+func (c *Common) recordScenario(id string, a rules.Action, g rules.Grade) error {
+	return c.Progress.RecordScenario(id, string(a), string(g), g.Correct())
+}
+
+// mark is how the learner stands on a scenario (✓, ◑ or nothing).
+func (c *Common) mark(id string) quiz.Mark {
+	if c.Progress == nil {
+		return quiz.MarkNone
 	}
-	if solved {
-		if c.solved == nil {
-			c.solved = map[string]bool{}
+	return c.Progress.ScenarioMark(id)
+}
+
+// markCounts counts the catalogue's scenarios marked ✓ and ◑.
+func (c *Common) markCounts() (first, afterMiss int) {
+	for _, s := range c.Catalog.Scenarios {
+		switch c.mark(s.ID) {
+		case quiz.MarkFirstTime:
+			first++
+		case quiz.MarkAfterMiss:
+			afterMiss++
 		}
-		c.solved[id] = true
 	}
-	return nil
+	return first, afterMiss
+}
+
+// markText is "✓ 5 · ◑ 2 of 27".
+func (c *Common) markText() string {
+	first, after := c.markCounts()
+	return fmt.Sprintf("✓ %d · ◑ %d of %d", first, after, len(c.Catalog.Scenarios))
+}
+
+// afterWrite runs after every progress write (a lab answer, a quiz item,
+// an exam): a new notice from the store (the progress file was found
+// spoiled and kept aside while running) goes to the status line, ahead
+// of what the status said.
+func (c *Common) afterWrite() {
+	if c.Progress == nil {
+		return
+	}
+	n := strings.TrimSpace(strings.TrimPrefix(c.Progress.CurrentNotice(), "⚠"))
+	if n == "" || n == c.lastNotice {
+		return
+	}
+	c.lastNotice = n
+	n = shortNotice(n)
+	if c.status.Text != "" {
+		n += " · " + c.status.Text
+	}
+	c.SetStatus(StatusWarn, "%s", n)
+}
+
+// keptAside matches the store's notice about a spoiled progress file.
+var keptAside = regexp.MustCompile(`^Your progress file could not be read \((.*)\)\. It was kept as (\S+) and a fresh one started\.$`)
+
+// shortNotice fits the store's notice to a status line: what happened
+// and where the old file is first, the reason last.
+func shortNotice(n string) string {
+	if m := keptAside.FindStringSubmatch(n); m != nil {
+		return fmt.Sprintf("progress file unreadable: a fresh one started; the old one is kept as %s (%s)", m[2], m[1])
+	}
+	return n
 }
 
 // StatusKind says how a status line reads: each has its own symbol, so
@@ -132,6 +190,12 @@ type backHandler interface {
 	Back() bool
 }
 
+// quitGuard is a screen that asks before q quits (a running exam would
+// be lost). GuardQuit returns true when it has started asking.
+type quitGuard interface {
+	GuardQuit() bool
+}
+
 // activator is a screen that refreshes when it comes to the top of the
 // stack (the lab list re-reads progress).
 type activator interface {
@@ -187,4 +251,31 @@ func safe(what string, cmd tea.Cmd) tea.Cmd {
 		}()
 		return cmd()
 	}
+}
+
+// styleLabel is a response style's label ("error as success") for its id
+// ("error_as_success"); anything else comes back as it is.
+func styleLabel(id string) string {
+	if s, err := mockserver.ParseStyle(id); err == nil && s.Label() != "" {
+		return s.Label()
+	}
+	return id
+}
+
+// styleIDs matches the style ids that are not plain words
+// (error_as_success, raw_exception, ...) in prose.
+var styleIDs = sync.OnceValue(func() *regexp.Regexp {
+	var ids []string
+	for _, s := range mockserver.Styles {
+		if strings.Contains(string(s), "_") {
+			ids = append(ids, regexp.QuoteMeta(string(s)))
+		}
+	}
+	return regexp.MustCompile(`\b(` + strings.Join(ids, "|") + `)\b`)
+})
+
+// styleWords writes style ids in prose as their labels: "In the
+// error_as_success style" reads "In the error as success style".
+func styleWords(text string) string {
+	return styleIDs().ReplaceAllStringFunc(text, styleLabel)
 }

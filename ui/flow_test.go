@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 )
 
@@ -80,8 +81,26 @@ func TestReferenceTop(t *testing.T) {
 func TestTooSmall(t *testing.T) {
 	m, _ := drive(New(Options{Catalog: subsetCatalog(t, timeoutID)}), tea.WindowSizeMsg{Width: 50, Height: 15})
 	view := m.View()
-	if !strings.Contains(strings.Join(strings.Fields(view), " "), "terminal too small: need at least 60x20, have 50x15") {
+	// The sizes on a line of their own; "q quits" on the last line.
+	if strings.TrimSpace(lineWith(view, "need at least")) != "need at least 60x20, have 50x15" ||
+		strings.TrimSpace(lineWith(view, "terminal too small")) != "terminal too small" {
 		t.Fatalf("no size message:\n%s", view)
+	}
+	if last := strings.Fields(view); len(last) < 2 || strings.Join(last[len(last)-2:], " ") != "q quits" {
+		t.Errorf("q quits is not last:\n%s", view)
+	}
+	// Smaller still: q quits stays, nothing overflows.
+	for _, sz := range [][2]int{{20, 3}, {12, 2}, {40, 1}, {5, 4}} {
+		v := tooSmallView(sz[0], sz[1])
+		lines := strings.Split(v, "\n")
+		if len(lines) > sz[1] || !strings.Contains(v, "q quits") && sz[0] >= 7 {
+			t.Errorf("%v: %q", sz, v)
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > sz[0] {
+				t.Errorf("%v: line %q too wide", sz, l)
+			}
+		}
 	}
 	teatest.RequireEqualOutput(t, []byte(view))
 }

@@ -98,7 +98,8 @@ func (m *home) View() string {
 	}
 	progress := ""
 	if n := len(m.c.Catalog.Scenarios); n > 0 {
-		progress = " " + st.Muted.Render(fmt.Sprintf("Lab progress: %d of %d scenarios answered correctly.", m.c.solvedCount(), n))
+		first, after := m.c.markCounts()
+		progress = " " + st.Muted.Render(fmt.Sprintf("Lab progress, of %d scenarios: ✓ %d right first time · ◑ %d right after a miss.", n, first, after))
 	}
 	fullHead := append(append([]string{"", title}, tagline...), progress, "")
 	shortHead := []string{title, progress, ""}

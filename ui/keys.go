@@ -106,6 +106,7 @@ type AgentsKeys struct {
 	Faster   key.Binding
 	Slower   key.Binding
 	Restart  key.Binding
+	Revision key.Binding
 	All      key.Binding
 	Focus    key.Binding
 	FocusRev key.Binding
@@ -113,15 +114,17 @@ type AgentsKeys struct {
 	Subagent key.Binding
 }
 
-// DefaultAgentsKeys returns the agents screen's keys. space, G/end and r
-// take precedence over the navigation keys they share (page down, bottom).
+// DefaultAgentsKeys returns the agents screen's keys. space and G/end
+// take precedence over the navigation keys they share (page down,
+// bottom); r is the spec revision, as on the scenario screen.
 func DefaultAgentsKeys() AgentsKeys {
 	return AgentsKeys{
 		Step:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "next step")),
 		Play:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play/pause")),
 		Faster:   key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
 		Slower:   key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
-		Restart:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
+		Restart:  key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "restart")),
+		Revision: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "spec revision (plays again)")),
 		All:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "reveal all")),
 		Focus:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		FocusRev: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),

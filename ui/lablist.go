@@ -10,11 +10,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 )
 
 // labList lists the scenarios grouped by lesson topic (scenarios.Topics
-// order), with a `/` filter and a ✓ on the ones answered correctly. The
+// order), with a `/` filter and each scenario's mark: ✓ right first time,
+// ◑ right only after a miss (Progress.ScenarioMark, read live). The
 // agents picker is the same list with the afternoon series first; it
 // marks the scenarios that have a subagent view instead of progress.
 type labList struct {
@@ -101,12 +103,6 @@ func (m *labList) Crumb() string {
 func (m *labList) SetSize(w, h int) {
 	m.w, m.h = w, h
 	m.filter.Width = max(w-6, 1)
-}
-
-// Activate re-reads progress so ✓ marks are current after a scenario.
-func (m *labList) Activate() tea.Cmd {
-	m.c.refreshSolved()
-	return nil
 }
 
 // Capturing is true while the filter input has focus: q then types a q.
@@ -287,8 +283,13 @@ func (m *labList) rows() []listRow {
 		switch {
 		case m.agents && m.delegable[s.ID]:
 			check = st.Accent.Render("⇄ ")
-		case !m.agents && m.c.Solved(s.ID):
-			check = st.OK.Render("✓ ")
+		case !m.agents:
+			switch mk := m.c.mark(s.ID); mk {
+			case quiz.MarkFirstTime:
+				check = st.OK.Render(mk.Symbol() + " ")
+			case quiz.MarkAfterMiss:
+				check = st.Warn.Render(mk.Symbol() + " ")
+			}
 		}
 		titleSt := st.Plain
 		if i == m.cursor {
@@ -326,13 +327,17 @@ func (m *labList) View() string {
 	}
 	st := m.c.Styles
 	var out []string
-	solved := 0
+	first, after := 0, 0
 	for _, s := range m.all {
-		if m.c.Solved(s.ID) {
-			solved++
+		switch m.c.mark(s.ID) {
+		case quiz.MarkFirstTime:
+			first++
+		case quiz.MarkAfterMiss:
+			after++
 		}
 	}
-	title, noun, tail, legend := "Lab scenarios", "scenarios", fmt.Sprintf(" · %d solved", solved), "/ to filter · ✓ answered correctly"
+	title, noun, tail := "Lab scenarios", "scenarios", fmt.Sprintf(" · ✓ %d · ◑ %d", first, after)
+	legend := "/ to filter · ✓ right first time · ◑ right after a miss"
 	if m.agents {
 		title, noun, tail = "Simulated agents: pick a run", "runs", ""
 		legend = "/ to filter · ⇄ also has a subagent view (c)"

@@ -118,6 +118,8 @@ type quizSession struct {
 	// Exam.
 	confirm int
 	gen     int
+	// quitAfter: the leave question came from q, so leaving quits.
+	quitAfter bool
 }
 
 func newQuizSession(c *Common, pool *quiz.Pool, s *quiz.Session, parent *quizResults) *quizSession {
@@ -137,6 +139,9 @@ func (m *quizSession) item() *quizItem {
 			reserved = "fs"
 		}
 		q := newQuizItem(m.c, m.s.Items[m.cur], reserved)
+		if reserved != "" {
+			q.reservedWhy = "f flags and s submits"
+		}
 		if a := m.s.Answers[m.cur]; a != nil {
 			q.SetAnswer(a)
 		}
@@ -199,7 +204,16 @@ func (m *quizSession) Capturing() bool { return m.confirm != confirmNone }
 // Back asks before abandoning an exam.
 func (m *quizSession) Back() bool {
 	if m.exam() && !m.s.Submitted {
-		m.confirm = confirmLeave
+		m.confirm, m.quitAfter = confirmLeave, false
+		return true
+	}
+	return false
+}
+
+// GuardQuit asks before q throws a running exam away, as esc does.
+func (m *quizSession) GuardQuit() bool {
+	if m.exam() && !m.s.Submitted {
+		m.confirm, m.quitAfter = confirmLeave, true
 		return true
 	}
 	return false
@@ -216,7 +230,10 @@ func (m *quizSession) ShortHelp() []key.Binding {
 		if m.confirm == confirmSubmit {
 			return []key.Binding{withHelp(k.Confirm, "y/enter", "submit"), withHelp(k.Cancel, "n/esc", "keep working")}
 		}
-		return []key.Binding{withHelp(k.Confirm, "y/enter", "leave, discard"), withHelp(k.Cancel, "n/esc", "stay")}
+		if m.quitAfter {
+			return []key.Binding{withHelp(k.Confirm, "y/enter", "leave, discard and quit"), withHelp(k.Cancel, "n/esc", "stay")}
+		}
+		return []key.Binding{withHelp(k.Confirm, "y/enter", "leave and discard"), withHelp(k.Cancel, "n/esc", "stay")}
 	}
 	q := m.item()
 	item := q.ShortHelp()
@@ -279,10 +296,13 @@ func (m *quizSession) key(k tea.KeyMsg) tea.Cmd {
 				return m.submit(false)
 			}
 			m.gen++
+			if m.quitAfter {
+				return tea.Quit
+			}
 			m.c.SetStatus(StatusWarn, "exam abandoned: nothing was recorded")
 			return send(quizNavMsg{pop: true})
 		case key.Matches(k, keys.Cancel):
-			m.confirm = confirmNone
+			m.confirm, m.quitAfter = confirmNone, false
 		}
 		return nil
 	}
@@ -384,6 +404,7 @@ func (m *quizSession) check() {
 	if err := m.c.Progress.RecordItem(it.ID, it.Topic, ok, m.now()); err != nil {
 		m.c.SetStatus(StatusWarn, "your answer was not saved: %v", err)
 	}
+	m.c.afterWrite()
 }
 
 // next moves on, or ends the session with the results.
@@ -416,7 +437,7 @@ func (m *quizSession) submit(timeUp bool) tea.Cmd {
 		return nil
 	}
 	now := m.now()
-	unanswered := len(m.s.Unanswered())
+	unanswered, partly := m.incomplete()
 	m.s.Submitted = true
 	m.gen++
 	res := m.s.Score(now)
@@ -435,8 +456,13 @@ func (m *quizSession) submit(timeUp bool) tea.Cmd {
 	if timeUp {
 		kind = StatusWarn
 		n := "Time is up: the exam was handed in"
-		if unanswered > 0 {
-			n += fmt.Sprintf(" with %d unanswered (they count as wrong)", unanswered)
+		switch {
+		case len(unanswered) > 0 && len(partly) > 0:
+			n += fmt.Sprintf(" with %d unanswered and %d partly answered (they count as wrong)", len(unanswered), len(partly))
+		case len(unanswered) > 0:
+			n += fmt.Sprintf(" with %d unanswered (they count as wrong)", len(unanswered))
+		case len(partly) > 0:
+			n += fmt.Sprintf(" with %d partly answered (they count as wrong)", len(partly))
 		}
 		notes = append(notes, n)
 	}
@@ -447,6 +473,7 @@ func (m *quizSession) submit(timeUp bool) tea.Cmd {
 	if len(notes) > 0 {
 		m.c.SetStatus(kind, "%s", strings.Join(notes, " · "))
 	}
+	m.c.afterWrite()
 	return send(quizNavMsg{push: newExamResults(m.c, m.pool, m.s, res, timeUp), replace: true})
 }
 
@@ -566,16 +593,48 @@ func rightAnswer(it *quiz.Item) string {
 	return "Right answers: " + strings.Join(per, " · ") + "."
 }
 
-// navigator is the exam's row of questions: answered ●, not yet ○,
-// flagged ⚑, the current one in brackets; then Submit.
+// partlyAnswered reports whether a has picks in some of the item's
+// parts but not in all of them (a drill with several parts).
+func partlyAnswered(it *quiz.Item, a quiz.Answer) bool {
+	if it.Complete(a) {
+		return false
+	}
+	for _, c := range a {
+		if len(c) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// incomplete splits the items not fully answered: nothing picked, and
+// partly answered (0-based).
+func (m *quizSession) incomplete() (unanswered, partly []int) {
+	for _, i := range m.s.Unanswered() {
+		if partlyAnswered(m.s.Items[i], m.s.Answers[i]) {
+			partly = append(partly, i)
+		} else {
+			unanswered = append(unanswered, i)
+		}
+	}
+	return unanswered, partly
+}
+
+// navigator is the exam's row of questions: answered ●, partly ◐, not
+// yet ○, flagged ⚑, the current one in brackets; then Submit.
 func (m *quizSession) navigator() string {
 	st := m.c.Styles
 	n := len(m.s.Items)
+	anyPartly := false
 	cell := func(i int, withNum bool) (string, int) {
 		sym := "○"
 		symSt := st.Muted
-		if m.s.Items[i].Complete(m.s.Answers[i]) {
+		switch {
+		case m.s.Items[i].Complete(m.s.Answers[i]):
 			sym, symSt = "●", st.Accent
+		case partlyAnswered(m.s.Items[i], m.s.Answers[i]):
+			sym, symSt = "◐", st.Accent
+			anyPartly = true
 		}
 		text := sym
 		if withNum {
@@ -593,7 +652,13 @@ func (m *quizSession) navigator() string {
 	}
 	submit := st.ChipKey.Render("s") + st.Muted.Render(" submit")
 	submitW := 8
+	for i := range n {
+		cell(i, false) // sets anyPartly
+	}
 	legend := st.Muted.Render("   ● answered  ○ not yet  ⚑ flagged")
+	if anyPartly {
+		legend = st.Muted.Render("   ● answered  ◐ partly  ○ not yet  ⚑ flagged")
+	}
 	for _, withNum := range []bool{true, false} {
 		sep := " "
 		if !withNum {
@@ -643,15 +708,19 @@ func (m *quizSession) confirmView() []string {
 		}
 	}
 	if m.confirm == confirmLeave {
-		add(" "+st.Warn.Render("⚠ Leave the exam?"), "")
+		title, leave := "⚠ Leave the exam?", " leave and discard    "
+		if m.quitAfter {
+			title, leave = "⚠ Leave the exam and quit errorlab?", " leave, discard and quit    "
+		}
+		add(" "+st.Warn.Render(title), "")
 		for _, l := range quizWrap("Your answers so far will be discarded and nothing is recorded: no score, no history row.", tw) {
 			add(" " + l)
 		}
-		add("", " "+st.ChipKey.Render("y")+st.Muted.Render(" or ")+st.ChipKey.Render("enter")+" leave and discard    "+
+		add("", " "+st.ChipKey.Render("y")+st.Muted.Render(" or ")+st.ChipKey.Render("enter")+leave+
 			st.ChipKey.Render("n")+st.Muted.Render(" or ")+st.ChipKey.Render("esc")+" stay in the exam")
 		return out
 	}
-	un := m.s.Unanswered()
+	un, partly := m.incomplete()
 	var flagged []int
 	for i, f := range m.s.Flags {
 		if f {
@@ -659,17 +728,23 @@ func (m *quizSession) confirmView() []string {
 		}
 	}
 	add(" "+st.Title.Render("Submit the exam?"), "")
-	answered := len(m.s.Items) - len(un)
+	answered := len(m.s.Items) - len(un) - len(partly)
 	add(" " + st.OK.Render("●") + fmt.Sprintf(" %d of %d answered", answered, len(m.s.Items)))
-	if len(un) > 0 {
-		for i, l := range quizWrap(fmt.Sprintf("%d unanswered: %s. They count as wrong.", len(un), numberList(un)), tw-2) {
+	list := func(sym, text string) {
+		for i, l := range quizWrap(text, tw-2) {
 			lead := "   "
 			if i == 0 {
-				lead = " " + st.Warn.Render("○") + " "
+				lead = " " + st.Warn.Render(sym) + " "
 			}
 			add(lead + l)
 		}
-	} else {
+	}
+	if len(partly) > 0 {
+		list("◐", fmt.Sprintf("%d partly answered: %s. Answer every part, or it counts as wrong.", len(partly), numberList(partly)))
+	}
+	if len(un) > 0 {
+		list("○", fmt.Sprintf("%d unanswered: %s. They count as wrong.", len(un), numberList(un)))
+	} else if len(partly) == 0 {
 		add(" " + st.OK.Render("✓") + " none unanswered")
 	}
 	if len(flagged) > 0 {

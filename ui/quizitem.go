@@ -38,6 +38,9 @@ type quizItem struct {
 	locked   bool // nothing can change (revealed, or a submitted exam)
 	revealed bool
 	reserved string // letters the screen keeps for itself (exam: "fs")
+	// reservedWhy says what the reserved letters do, for the help
+	// ("f flags and s submits").
+	reservedWhy string
 
 	ex *pane // nil without an exhibit
 
@@ -186,7 +189,16 @@ func (q *quizItem) layout() {
 		} else {
 			q.ex.SetSize(q.w, max(q.h, 3))
 			total := q.ex.vp.TotalLineCount() + 2
-			q.exH = min(total, max(5, q.h*2/5))
+			// A short stem leaves room: the box takes it, up to 3/5 of
+			// the height (or 12 rows on a short screen), keeping the
+			// first part's prompt, its first choice and the "more
+			// lines" hint on screen.
+			tw := q.textW()
+			room := q.h - len(quizParagraphs(q.it.Stem, tw)) - 2 - 1 - 1
+			if len(q.it.Parts) > 0 {
+				room -= len(q.promptLines(0, q.it.Parts[0], tw))
+			}
+			q.exH = min(total, max(5, q.h*2/5, min(room, max(q.h*3/5, 12))))
 			if q.onEx {
 				q.exH = min(total, max(q.h-2, 3))
 			}
@@ -441,7 +453,15 @@ func (q *quizItem) ShortHelp() []key.Binding {
 // FullHelp lists every key of the item.
 func (q *quizItem) FullHelp() [][]key.Binding {
 	k, nav := q.keys, q.c.Nav
-	return [][]key.Binding{{withHelp(k.Choose, "a-i/1-9", "choose in the focused part"),
+	choose := withHelp(k.Choose, "a-i/1-9", "choose in the focused part")
+	if q.reserved != "" {
+		why := q.reservedWhy
+		if why == "" {
+			why = "not " + strings.Join(strings.Split(q.reserved, ""), ", ")
+		}
+		choose = withHelp(k.Choose, "1-9", "choose (letters too, but "+why+")")
+	}
+	return [][]key.Binding{{choose,
 		withHelp(k.Toggle, "space", "pick/toggle at the cursor"), withHelp(nav.Up, "↑/↓", "move the cursor (scroll once shown)"),
 		k.Part, k.PartRev, withHelp(nav.PageDown, "pgup/pgdn", "scroll"), withHelp(nav.Top, "home/end", "top/bottom")}}
 }
@@ -456,11 +476,25 @@ func (q *quizItem) tabHelp() string {
 	return "next part"
 }
 
-// chooseKeys is "a-d/1-4" for the focused part.
+// chooseKeys is "a-d/1-4" for the focused part; when the screen keeps
+// one of those letters (an exam's f), "1-6 (a-e too)".
 func (q *quizItem) chooseKeys() string {
 	n := min(q.choices(), 9)
 	if n <= 1 {
 		return "a/1"
+	}
+	free := n // letters a.. usable before the first reserved one
+	for j := range n {
+		if strings.ContainsRune(q.reserved, rune('a'+j)) {
+			free = j
+			break
+		}
+	}
+	if free < n {
+		if free <= 1 {
+			return fmt.Sprintf("1-%d", n)
+		}
+		return fmt.Sprintf("1-%d (a-%s too)", n, strings.ToLower(quiz.Letter(free-1)))
 	}
 	return fmt.Sprintf("a-%s/1-%d", strings.ToLower(quiz.Letter(n-1)), n)
 }

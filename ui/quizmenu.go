@@ -529,11 +529,14 @@ type quizNothing struct {
 	c    *Common
 	keys QuizKeys
 	pool *quiz.Pool
+	msg  string // why nothing waits, read once
 	w, h int
 }
 
 func newQuizNothing(c *Common, pool *quiz.Pool) *quizNothing {
-	return &quizNothing{c: c, keys: DefaultQuizKeys(), pool: pool}
+	m := &quizNothing{c: c, keys: DefaultQuizKeys(), pool: pool}
+	m.msg = m.why()
+	return m
 }
 
 func (m *quizNothing) Init() tea.Cmd    { return nil }
@@ -564,6 +567,26 @@ func (m *quizNothing) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// why says what is true when nothing waits: no question answered yet, or
+// every question answered is mastered (right three times in a row).
+func (m *quizNothing) why() string {
+	answered := 0
+	if p, err := m.c.Progress.Load(); err == nil && p != nil && m.pool != nil {
+		for _, it := range m.pool.Items {
+			if _, ok := p.Items[it.ID]; ok {
+				answered++
+			}
+		}
+	}
+	if answered == 0 {
+		return "You have not answered any question yet, so nothing you missed is waiting. Practise first, then come back."
+	}
+	if answered == 1 {
+		return "Nothing you missed is waiting: the one question you have answered is mastered (right three times in a row). Practise more to find new ones."
+	}
+	return fmt.Sprintf("Nothing you missed is waiting: all %d questions you have answered are mastered (right three times in a row). Practise more to find new ones.", answered)
+}
+
 func (m *quizNothing) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
@@ -574,13 +597,11 @@ func (m *quizNothing) View() string {
 	add("")
 	add(" " + st.OK.Render("✓ Nothing to review yet"))
 	add("")
-	msg := quiz.ErrNothingToReview.Error()
-	msg = strings.ToUpper(msg[:1]) + msg[1:] + "."
-	for _, l := range quizWrap(msg, max(min(m.w-2, 90), 10)) {
+	for _, l := range quizWrap(m.msg, max(min(m.w-2, 90), 10)) {
 		add(" " + l)
 	}
 	add("")
-	for _, l := range quizWrap("Review brings back the questions you got wrong first, then the ones not yet mastered, until you have each right three times in a row.", max(min(m.w-2, 90), 10)) {
+	for _, l := range quizWrap("Review brings back what you missed first, then anything you have answered right fewer than three times in a row: each question comes back until you answer it right three times in a row.", max(min(m.w-2, 90), 10)) {
 		add(" " + st.Muted.Render(l))
 	}
 	add("")

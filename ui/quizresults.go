@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errorlab/errorlab/quiz"
@@ -149,47 +150,47 @@ func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// answerRow is the exam's items as ✓/✗ cells, the shown one bracketed.
+// answerRow is the exam's items as cells, the shown one bracketed: ✓
+// right, ✗ wrong (or partly answered), ○ not answered. Widths are
+// measured in cells.
 func (m *examResults) answerRow(w int) string {
 	st := m.c.Styles
-	var parts []string
-	width := 1
-	for i, it := range m.s.Items {
-		sym, symSt := "✓", st.OK
-		if !it.Check(m.s.Answers[i]) {
-			sym, symSt = "✗", st.Bad
-			if !it.Complete(m.s.Answers[i]) {
-				sym = "○"
-			}
+	sym := func(i int) (string, lipgloss.Style) {
+		it, a := m.s.Items[i], m.s.Answers[i]
+		switch {
+		case it.Check(a):
+			return "✓", st.OK
+		case !it.Complete(a) && !partlyAnswered(it, a):
+			return "○", st.Bad
 		}
-		text := fmt.Sprint(i+1) + sym
-		cell := symSt.Render(text)
-		cw := len(text)
-		if i == m.page {
-			cell = st.Cursor.Render("[") + cell + st.Cursor.Render("]")
-			cw += 2
-		}
-		parts = append(parts, cell)
-		width += cw + 1
+		return "✗", st.Bad
 	}
-	if width <= w {
-		return " " + strings.Join(parts, " ")
+	row := func(withNum bool) (string, int) {
+		var b strings.Builder
+		b.WriteString(" ")
+		for i := range m.s.Items {
+			s, ss := sym(i)
+			text := s
+			if withNum {
+				text = fmt.Sprint(i+1) + s
+				if i > 0 {
+					b.WriteString(" ")
+				}
+			}
+			cell := ss.Render(text)
+			if i == m.page {
+				cell = st.Cursor.Render("[") + cell + st.Cursor.Render("]")
+			}
+			b.WriteString(cell)
+		}
+		return b.String(), ansi.StringWidth(b.String())
+	}
+	if r, rw := row(true); rw <= w {
+		return r
 	}
 	// Too wide: just the symbols.
-	var b strings.Builder
-	b.WriteString(" ")
-	for i, it := range m.s.Items {
-		sym, symSt := "✓", st.OK
-		if !it.Check(m.s.Answers[i]) {
-			sym, symSt = "✗", st.Bad
-		}
-		if i == m.page {
-			b.WriteString(st.Cursor.Render("[") + symSt.Render(sym) + st.Cursor.Render("]"))
-		} else {
-			b.WriteString(symSt.Render(sym))
-		}
-	}
-	return quizFit(b.String(), w)
+	r, _ := row(false)
+	return quizFit(r, w)
 }
 
 func (m *examResults) View() string {
@@ -202,6 +203,8 @@ func (m *examResults) View() string {
 		a := m.s.Answers[m.page]
 		verdict := st.OK.Render("✓ right")
 		switch {
+		case partlyAnswered(it, a):
+			verdict = st.Bad.Render("✗ partly answered")
 		case !it.Complete(a):
 			verdict = st.Bad.Render("✗ not answered")
 		case !it.Check(a):

@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/mockserver"
@@ -99,9 +100,6 @@ type scenarioScreen struct {
 	// caveat explains, under a bad style, that the verdict is graded on
 	// what really happened and what the response on screen fails to say.
 	caveat *styleCaveat
-	// answered marks the revisions answered on this visit: only the first
-	// answer under a revision can mark the scenario solved.
-	answered map[rules.Revision]bool
 	// gen counts resets of the runs (s, r); a call started before a reset
 	// is dropped when it returns.
 	gen int
@@ -126,16 +124,15 @@ type lowerKey struct {
 
 func newScenarioScreen(c *Common, sc *scenarios.Scenario) *scenarioScreen {
 	m := &scenarioScreen{
-		c:        c,
-		sc:       sc,
-		keys:     DefaultScenarioKeys(),
-		style:    sc.FirstStyle(),
-		rev:      sc.Revision(),
-		view:     wire.ViewMCP,
-		runs:     map[runKey]*run{},
-		answered: map[rules.Revision]bool{},
-		focus:    focusRequest,
-		lower:    newPane(c),
+		c:     c,
+		sc:    sc,
+		keys:  DefaultScenarioKeys(),
+		style: sc.FirstStyle(),
+		rev:   sc.Revision(),
+		view:  wire.ViewMCP,
+		runs:  map[runKey]*run{},
+		focus: focusRequest,
+		lower: newPane(c),
 	}
 	if !sc.HasStyle(m.style) && len(sc.Styles) > 0 {
 		m.style = sc.Styles[0]
@@ -286,7 +283,7 @@ func (m *scenarioScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 		// The answer would arrive while another screen is on top.
 		m.c.SetStatus(StatusWarn, "still waiting for the call: try again in a moment")
 	case key.Matches(k, ks.Agents):
-		return send(openAgentsMsg{ID: m.sc.ID, FromScenario: true})
+		return send(openAgentsMsg{ID: m.sc.ID, FromScenario: true, Rev: m.rev})
 	case key.Matches(k, ks.Exercise):
 		if !m.hasResponse() {
 			m.c.SetStatus(StatusWarn, "make the call first (enter) and read the response; then e opens the propagation exercise")
@@ -625,28 +622,30 @@ func (m *scenarioScreen) choose(digit string) {
 	m.setFocus(focusLower)
 	m.lowerKey = lowerKey{} // force a rebuild, scrolled to the top
 
-	// Every answer is recorded; only the first one on this visit (under
-	// this revision) can make the scenario solved, so trying numbers
-	// until one is right does not count.
-	first := !m.answered[m.rev]
-	m.answered[m.rev] = true
-	solved := first && v.Grade.Correct()
-	already := m.c.Solved(m.sc.ID)
-	if err := m.c.recordScenario(m.sc.ID, a, v.Grade, solved); err != nil {
+	// Every answer is recorded with whether it was right; the store
+	// keeps ✓ for a scenario whose very first answer ever was right, on
+	// any visit and under any revision, and ◑ for right after a miss.
+	before := m.c.mark(m.sc.ID)
+	err := m.c.recordScenario(m.sc.ID, a, v.Grade)
+	defer m.c.afterWrite()
+	if err != nil {
 		m.c.SetStatus(StatusError, "%s, but progress was not saved: %v", gradeWord(v.Grade), err)
 		return
 	}
+	after := m.c.mark(m.sc.ID)
 	next := "n for the next scenario"
 	if m.sc.InSubagent {
 		next = "e for the propagation exercise · " + next
 	}
 	switch {
-	case solved:
-		m.c.SetStatus(StatusOK, "%s: %s · ✓ solved · %s", gradeWord(v.Grade), a.Title(), next)
-	case v.Grade.Correct() && already:
-		m.c.SetStatus(StatusOK, "%s: %s · %s", gradeWord(v.Grade), a.Title(), next)
+	case v.Grade.Correct() && after == quiz.MarkFirstTime && before == quiz.MarkNone:
+		m.c.SetStatus(StatusOK, "%s · ✓ recorded as right first time · %s · %s", gradeWord(v.Grade), a.Title(), next)
+	case v.Grade.Correct() && after == quiz.MarkAfterMiss:
+		m.c.SetStatus(StatusOK, "%s · ◑ recorded as right after a miss (the first answer counts) · %s · %s", gradeWord(v.Grade), a.Title(), next)
 	case v.Grade.Correct():
-		m.c.SetStatus(StatusOK, "%s: %s · not marked solved (the first answer counts)", gradeWord(v.Grade), a.Title())
+		m.c.SetStatus(StatusOK, "%s: %s · %s", gradeWord(v.Grade), a.Title(), next)
+	case before == quiz.MarkNone && after == quiz.MarkNone:
+		m.c.SetStatus(StatusError, "not the best move: %s · try another number (a right answer now counts as ◑, right after a miss)", a.Title())
 	default:
 		m.c.SetStatus(StatusError, "not the best move: %s · try another number", a.Title())
 	}

@@ -435,13 +435,13 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 		if m.caveat != nil && m.caveat.gap != "" {
 			lead = "Here (as the good response tells it):"
 		}
-		out = append(out, wrapLead(st.Bold, lead, strings.Join(strings.Fields(fb), " "), w, st.Plain)...)
+		out = append(out, wrapLead(st.Bold, lead, styleWords(strings.Join(strings.Fields(fb), " ")), w, st.Plain)...)
 	}
 	if v.Why != "" {
-		out = append(out, wrapLead(st.Bold, "Why:", v.Why, w, st.Plain)...)
+		out = append(out, wrapLead(st.Bold, "Why:", styleWords(v.Why), w, st.Plain)...)
 	}
 	if v.Note != "" {
-		out = append(out, wrapLead(st.Bold, "Revision note:", strings.Join(strings.Fields(v.Note), " "), w, st.Plain)...)
+		out = append(out, wrapLead(st.Bold, "Revision note:", styleWords(strings.Join(strings.Fields(v.Note), " ")), w, st.Plain)...)
 	}
 	// The customer message is what the best move says to the customer:
 	// shown with that answer only, so it never follows a wrong one or
@@ -450,7 +450,7 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 		out = append(out, wrapLead(st.Bold, "Tell the customer:", "“"+strings.Join(strings.Fields(cm), " ")+"”", w, st.Plain)...)
 	}
 	if tk := strings.TrimSpace(m.sc.Takeaway); tk != "" {
-		out = append(out, wrapLead(st.Bold, "Takeaway:", strings.Join(strings.Fields(tk), " "), w, st.Plain)...)
+		out = append(out, wrapLead(st.Bold, "Takeaway:", styleWords(strings.Join(strings.Fields(tk), " ")), w, st.Plain)...)
 	}
 	return out
 }
