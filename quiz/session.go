@@ -60,7 +60,7 @@ type Session struct {
 }
 
 // ErrNothingToReview is returned for a review with nothing missed yet.
-var ErrNothingToReview = errors.New("nothing to review yet: everything you have answered is either right or mastered. Practise first, then come back")
+var ErrNothingToReview = errors.New("nothing to review: no question you missed is waiting. Items come back here until you answer them right three times in a row; practise to find new ones")
 
 // NewSession draws items from the pool. Review needs the learner's
 // progress; practice and exam ignore it.
