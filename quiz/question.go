@@ -172,12 +172,8 @@ type BankError = scenarios.LoadError
 // ValidateQuestionsDir checks a directory of question files and returns
 // the problems (empty when all is well) and the number of questions.
 func ValidateQuestionsDir(dir string) ([]QuestionProblem, int, error) {
-	info, err := os.Stat(dir)
-	if err != nil {
+	if err := scenarios.IsContentDir(dir); err != nil {
 		return nil, 0, err
-	}
-	if !info.IsDir() {
-		return nil, 0, fmt.Errorf("%s is not a directory", dir)
 	}
 	b, err := LoadBank(os.DirFS(dir), dir)
 	var be *BankError

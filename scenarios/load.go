@@ -140,12 +140,8 @@ func Load(dir string) (*Catalog, error) {
 	if err != nil || dir == "" {
 		return base, err
 	}
-	info, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("content directory: %w", err)
-	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("content directory %s is a file; point --content at a directory of *.yaml scenarios", dir)
+	if err := IsContentDir(dir); err != nil {
+		return nil, err
 	}
 	extra, err := LoadFS(os.DirFS(dir), dir)
 	if err != nil {
@@ -240,15 +236,24 @@ func (c *Catalog) sortByTopic() {
 	})
 }
 
+// IsContentDir says, in words for a content author, why dir cannot hold
+// content files (it is missing, unreadable, or a file); nil when it can.
+func IsContentDir(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return friendlyFSError(err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s is not a directory: point at a directory of *.yaml files", dir)
+	}
+	return nil
+}
+
 // ValidateDir checks every scenario file in dir on its own (no overlay)
 // and returns the problems, empty when all is well.
 func ValidateDir(dir string) ([]Problem, int, error) {
-	info, err := os.Stat(dir)
-	if err != nil {
+	if err := IsContentDir(dir); err != nil {
 		return nil, 0, err
-	}
-	if !info.IsDir() {
-		return nil, 0, fmt.Errorf("%s is not a directory", dir)
 	}
 	c, err := LoadFS(os.DirFS(dir), dir)
 	var le *LoadError
