@@ -230,6 +230,23 @@ type Verdict struct {
 // sim/rules (the scenario's bestAction is checked against it when
 // loaded); the feedback is the scenario's own text for that action.
 func (s *Scenario) Score(rev rules.Revision, a rules.Action) Verdict {
-	v := rules.Score(s.SituationAt(rev), a)
-	return Verdict{Verdict: v, Feedback: s.Feedback[a], Note: s.TruthAt(rev).Note}
+	return s.ScoreSeen(rev, "", a)
+}
+
+// ScoreSeen is Score when the learner is looking at a response on the
+// given layer (a bad style can show a protocol error or a success for a
+// failure that really was a tool execution error). The grade still comes
+// from what really happened, except where the rules accept a reading of
+// what is seen (fix_client for a -32603 that hides a tool failure).
+func (s *Scenario) ScoreSeen(rev rules.Revision, seen rules.Layer, a rules.Action) Verdict {
+	sit := s.SituationAt(rev)
+	if seen != sit.Layer {
+		sit.Seen = seen
+	}
+	v := rules.Score(sit, a)
+	fb := s.Feedback[a]
+	if v.Grade == rules.GradeAcceptable && v.Rule.ID == rules.RuleGoError {
+		fb = "" // the scenario's feedback for fix_client speaks of the good response
+	}
+	return Verdict{Verdict: v, Feedback: fb, Note: s.TruthAt(rev).Note}
 }

@@ -18,6 +18,10 @@ type Situation struct {
 	// Coordinator marks the coordinator deciding on a subagent's report:
 	// nobody sits above it, so "report upward" is not a move it has.
 	Coordinator bool
+	// Seen is the layer of the response actually on screen, when it
+	// differs from the truth (a tool failure written as a -32603 protocol
+	// error). "" means the truth is what is seen.
+	Seen Layer
 }
 
 // SituationOf reads the situation a well-formed response states. For a
@@ -144,6 +148,12 @@ func Score(s Situation, a Action) Verdict {
 		return v
 	}
 	switch {
+	case a == FixClient && s.Seen == LayerProtocol && s.Layer == LayerExecution:
+		// What is on screen is a protocol error for a tool that ran: its
+		// server put the failure on the wrong layer, and fixing that
+		// server is a sound reading of what is shown (§1).
+		v.Grade, v.Rule = GradeAcceptable, Lookup(RuleGoError)
+		v.Why = fmt.Sprintf("On the wire this is a protocol error, so the agent can do nothing with it, and the fix is in the server: the tool ran and failed, and should say so with isError: true. What really happened calls for %s: %s.", rec.Best.Title(), rec.Best.Description())
 	case a == rec.Best:
 		v.Grade, v.Rule = GradeBest, rec.Rule
 		v.Why = whyBest(s, a)
@@ -265,6 +275,9 @@ func whyWrong(s Situation, a Action, rec Recommendation) (Rule, string) {
 	case AskConfirmation:
 		return Lookup(RuleConfirmation), fmt.Sprintf("Nothing is waiting on the customer's consent in a %s situation.", displayKind(s))
 	case FixClient:
+		if s.Seen == LayerSuccess {
+			return Lookup(RuleExecutionLayer), "The response is an ordinary result, not a JSON-RPC error; the request reached the tool, so nothing in the client needs fixing."
+		}
 		return Lookup(RuleExecutionLayer), "The tool ran and answered with a result; this is a tool execution outcome the agent handles, not a broken request."
 	case ReportPartial:
 		if s.Coordinator {
