@@ -179,6 +179,10 @@ func (a *app) lab(id string) error { return a.open(nil, id) }
 // open starts the TUI at a scenario or in a quiz session.
 func (a *app) open(q *ui.QuizStart, id string) error {
 	if !a.isTerminal() {
+		if q != nil {
+			return usagef("errorlab quiz is a full-screen terminal program and stdout is not a terminal.\n" +
+				"Run it in a terminal; `errorlab questions list --json` and `errorlab report` work in scripts")
+		}
 		return usagef("the lab is a full-screen terminal program and stdout is not a terminal.\n" +
 			"Run it in a terminal, or use `errorlab scenarios list` / `errorlab scenarios show ID --json` in scripts")
 	}
@@ -370,7 +374,7 @@ func pickStyle(s *scenarios.Scenario, flag string) (mockserver.Style, error) {
 	}
 	st, err := mockserver.ParseStyle(flag)
 	if err != nil {
-		return "", usageError{err}
+		return "", usagef("unknown style %q: scenario %s offers %s (or bad, for its main bad style)", flag, s.ID, strings.Join(offered, ", "))
 	}
 	if !s.HasStyle(st) {
 		return "", usagef("scenario %s does not offer style %s (styles: %s)", s.ID, st, strings.Join(offered, ", "))
@@ -397,7 +401,7 @@ func (a *app) validateCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "validate DIR",
 		Short: "Check a directory of scenario files; problems print as file:line:col",
-		Args:  cobra.ExactArgs(1),
+		Args:  oneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			problems, n, err := scenarios.ValidateDir(args[0])
 			if err != nil {
@@ -413,6 +417,14 @@ func (a *app) validateCmd() *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// oneDir accepts exactly one argument, a directory, and says so otherwise.
+func oneDir(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return usagef("%s needs one directory of *.yaml files, e.g. `%s ./my-content`", cmd.CommandPath(), cmd.CommandPath())
+	}
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -632,7 +644,7 @@ func (a *app) questionsCmd() *cobra.Command {
 	validate := &cobra.Command{
 		Use:   "validate DIR",
 		Short: "Check a directory of question files; problems print as file:line:col",
-		Args:  cobra.ExactArgs(1),
+		Args:  oneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			problems, n, err := quiz.ValidateQuestionsDir(args[0])
 			if err != nil {
@@ -666,11 +678,12 @@ func (a *app) reportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			pool, err := a.pool()
+			pool, c, err := a.pool()
 			if err != nil {
 				return err
 			}
 			sum := quiz.Summarize(pool, prog)
+			sum.Scenarios = len(c.Scenarios)
 			if format == "json" {
 				return sum.WriteJSON(a.stdout)
 			}
@@ -681,15 +694,17 @@ func (a *app) reportCmd() *cobra.Command {
 	return cmd
 }
 
-// pool loads the question bank and the catalogue's drills.
-func (a *app) pool() (*quiz.Pool, error) {
+// pool loads the question bank and the catalogue's drills, and returns
+// the catalogue too.
+func (a *app) pool() (*quiz.Pool, *scenarios.Catalog, error) {
 	bank, err := quiz.DefaultBank()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, err := a.catalog()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return quiz.LoadPool(context.Background(), bank, c)
+	p, err := quiz.LoadPool(context.Background(), bank, c)
+	return p, c, err
 }

@@ -113,9 +113,9 @@ func classifyDrill(s *scenarios.Scenario, ex wire.Exchange, id string) (*Item, e
 		{Text: "A success (a result without isError)", Correct: cl.Layer == rules.LayerSuccess},
 	}}
 	layerWhy := map[rules.Layer]string{
-		rules.LayerProtocol:  fmt.Sprintf("The response carries an error member (code %d) and no result: no tool ran (LESSON-RULES §1).", cl.ProtocolCode),
-		rules.LayerExecution: "The response is a normal result with isError: true: the tool ran and failed (LESSON-RULES §1).",
-		rules.LayerSuccess:   "The response is a result without isError: the call succeeded" + map[bool]string{true: ", and it matched nothing (LESSON-RULES §4).", false: "."}[cl.Empty],
+		rules.LayerProtocol:  fmt.Sprintf("The response carries an error member (code %d) and no result: no tool ran (§1).", cl.ProtocolCode),
+		rules.LayerExecution: "The response is a normal result with isError: true: the tool ran and failed (§1).",
+		rules.LayerSuccess:   "The response is a result without isError: the call succeeded" + map[bool]string{true: ", and it matched nothing (§4).", false: "."}[cl.Empty],
 	}
 	for i := range layer.Choices {
 		if layer.Choices[i].Correct {
@@ -179,9 +179,9 @@ func retryWhy(cl rules.Classification) string {
 		return "Only tool execution errors carry isRetryable; this response is not one."
 	}
 	if *cl.IsRetryable {
-		return "isRetryable is true: only transient failures are, because the same call can succeed after a wait (LESSON-RULES §2)."
+		return "isRetryable is true: only transient failures are, because the same call can succeed after a wait (§2)."
 	}
-	return "isRetryable is false: the identical call would fail the same way. That means \"not this call again\", not \"give up\" (LESSON-RULES §2)."
+	return "isRetryable is false: the identical call would fail the same way. That means \"not this call again\", not \"give up\" (§2)."
 }
 
 // nextActionDrill asks for the recovery action, scored by the scenario's

@@ -162,6 +162,47 @@ func DefaultBank() (*Bank, error) {
 	return LoadBank(sub, "embedded:questions")
 }
 
+// LoadBankDir returns the built-in bank overlaid with the questions of dir
+// when dir is not empty: a question in dir replaces the built-in one with
+// the same id, new ids are added. If anything in dir is wrong (including
+// a cited scenario that c does not hold, when c is given), nothing is
+// loaded and the error lists every problem as file:line:col.
+func LoadBankDir(dir string, c *scenarios.Catalog) (*Bank, error) {
+	base, err := DefaultBank()
+	if err != nil || dir == "" {
+		return base, err
+	}
+	if err := scenarios.IsContentDir(dir); err != nil {
+		return nil, err
+	}
+	extra, err := LoadBank(os.DirFS(dir), dir)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		if ps := ScenarioRefs(extra, c); len(ps) > 0 {
+			return nil, &BankError{Problems: ps}
+		}
+	}
+	merged := &Bank{byID: map[string]*Question{}}
+	add := func(q *Question) {
+		merged.Questions = append(merged.Questions, q)
+		merged.byID[q.ID] = q
+	}
+	for _, q := range base.Questions {
+		if repl, ok := extra.byID[q.ID]; ok {
+			q = repl
+		}
+		add(q)
+	}
+	for _, q := range extra.Questions {
+		if _, ok := merged.byID[q.ID]; !ok {
+			add(q)
+		}
+	}
+	return merged, nil
+}
+
 // QuestionProblem is one thing wrong in a question file, at a position
 // (the same shape as a scenario file's problem).
 type QuestionProblem = scenarios.Problem
@@ -298,6 +339,7 @@ func validateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	}
 	if len(q.Options) != 4 {
 		at(".options", "a question has exactly 4 options; found %d", len(q.Options))
+		return
 	}
 	for i, o := range q.Options {
 		if strings.TrimSpace(o.Text) == "" {

@@ -24,11 +24,14 @@ type TopicMastery struct {
 
 // Summary is the results screen and the teacher's report.
 type Summary struct {
-	Topics  []TopicMastery `json:"topics"`
-	Exams   []ExamRecord   `json:"exams"`
-	Missed  []MissedItem   `json:"missed"`
-	Weakest []string       `json:"weakest"` // topic ids, weakest first
-	Solved  int            `json:"scenariosSolved"`
+	Topics    []TopicMastery `json:"topics"`
+	Exams     []ExamRecord   `json:"exams"`
+	Missed    []MissedItem   `json:"missed"`
+	Weakest   []string       `json:"weakest"`                 // topic ids, weakest first
+	Solved    int            `json:"scenariosSolved"`         // answered correctly at least once
+	FirstTime int            `json:"scenariosRightFirstTime"` // the first answer ever was right
+	Scenarios int            `json:"scenarios"`               // scenarios in the catalogue (0 when unknown)
+	LabMissed []string       `json:"scenariosMissed"`         // answered, never right
 }
 
 // MissedItem is an item the learner last got wrong.
@@ -44,10 +47,20 @@ type MissedItem struct {
 // most three).
 func Summarize(pool *Pool, p *Progress) Summary {
 	var s Summary
-	for _, r := range p.Scenarios {
+	for id, r := range p.Scenarios {
 		if r.Solved {
 			s.Solved++
 		}
+		if r.FirstCorrect != nil && *r.FirstCorrect {
+			s.FirstTime++
+		}
+		if !r.Solved && r.Attempts > 0 {
+			s.LabMissed = append(s.LabMissed, id)
+		}
+	}
+	sort.Strings(s.LabMissed)
+	if s.LabMissed == nil {
+		s.LabMissed = []string{}
 	}
 	for _, t := range Topics {
 		m := TopicMastery{Topic: t.ID, Title: t.Title}
@@ -65,7 +78,7 @@ func Summarize(pool *Pool, p *Progress) Summary {
 			}
 			if r.Box == BoxMissed {
 				m.Missed++
-				s.Missed = append(s.Missed, MissedItem{ID: it.ID, Topic: it.Topic, Stem: firstSentences(it.Stem), LastAt: r.LastAt})
+				s.Missed = append(s.Missed, MissedItem{ID: it.ID, Topic: it.Topic, Stem: strings.Join(strings.Fields(it.Stem), " "), LastAt: r.LastAt})
 			}
 		}
 		if m.Right+m.Wrong > 0 {
@@ -115,7 +128,15 @@ func (s Summary) WriteJSON(w io.Writer) error {
 func (s Summary) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("# errorlab progress report\n\n")
-	fmt.Fprintf(&b, "Lab scenarios answered correctly: %d\n\n", s.Solved)
+	of := ""
+	if s.Scenarios > 0 {
+		of = fmt.Sprintf(" of %d", s.Scenarios)
+	}
+	fmt.Fprintf(&b, "Lab scenarios answered correctly: %d%s (right first time: %d)\n", s.Solved, of, s.FirstTime)
+	if len(s.LabMissed) > 0 {
+		fmt.Fprintf(&b, "Answered but never right yet: %s\n", strings.Join(s.LabMissed, ", "))
+	}
+	b.WriteString("\n")
 	b.WriteString("## By topic\n\n| topic | answered | mastered | missed now | right | wrong | accuracy |\n|---|---|---|---|---|---|---|\n")
 	for _, t := range s.Topics {
 		acc := "–"
@@ -134,6 +155,9 @@ func (s Summary) WriteMarkdown(w io.Writer) error {
 			if e.Passed {
 				res = "✓ passed"
 			}
+			if e.TimedOut {
+				res += " (time ran out)"
+			}
 			fmt.Fprintf(&b, "| %s | %d / %d | %.0f%% | %s | %dm%02ds |\n", e.At.Format("2006-01-02 15:04"), e.Correct, e.Questions, 100*e.PassMark, res, e.Seconds/60, e.Seconds%60)
 		}
 	}
@@ -149,7 +173,7 @@ func (s Summary) WriteMarkdown(w io.Writer) error {
 		b.WriteString("Nothing.\n")
 	}
 	for _, m := range s.Missed {
-		fmt.Fprintf(&b, "- `%s` (%s): %s\n", m.ID, TopicTitle(m.Topic), m.Stem)
+		fmt.Fprintf(&b, "- `%s` (%s): %s\n", m.ID, TopicTitle(m.Topic), firstSentences(m.Stem))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -233,11 +233,14 @@ type Result struct {
 	Missed   []string     // item ids answered wrong or not at all
 	Seconds  int
 	PassMark float64
+	// TimedOut is set when the exam's time ran out before it was handed in.
+	TimedOut bool
 }
 
 // Score scores every item; unanswered items count as wrong.
 func (s *Session) Score(now time.Time) Result {
 	res := Result{Total: len(s.Items), PassMark: s.PassMark, Seconds: int(now.Sub(s.Started).Seconds())}
+	res.TimedOut = s.Duration > 0 && now.Sub(s.Started) >= s.Duration
 	if s.Duration > 0 && time.Duration(res.Seconds)*time.Second > s.Duration {
 		res.Seconds = int(s.Duration.Seconds())
 	}
@@ -272,5 +275,5 @@ func (r Result) ExamRecord(at time.Time) ExamRecord {
 		by[t.Topic] = [2]int{t.Correct, t.Total}
 	}
 	return ExamRecord{At: at.UTC(), Questions: r.Total, Correct: r.Correct, PassMark: r.PassMark, Passed: r.Passed,
-		Seconds: r.Seconds, ByTopic: by, Missed: r.Missed}
+		Seconds: r.Seconds, ByTopic: by, Missed: r.Missed, TimedOut: r.TimedOut}
 }

@@ -57,7 +57,8 @@ type ExamRecord struct {
 	PassMark  float64           `json:"passMark"`
 	Passed    bool              `json:"passed"`
 	Seconds   int               `json:"seconds"`
-	ByTopic   map[string][2]int `json:"byTopic"` // topic → [correct, total]
+	ByTopic   map[string][2]int `json:"byTopic"`            // topic → [correct, total]
+	TimedOut  bool              `json:"timedOut,omitempty"` // the time ran out before it was handed in
 	Missed    []string          `json:"missed,omitempty"`
 }
 

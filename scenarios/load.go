@@ -77,10 +77,18 @@ func (c *Catalog) Closest(id string, n int) []string {
 		d  int
 	}
 	var cs []cand
+	want := strings.ToLower(id)
+	words := strings.FieldsFunc(want, func(r rune) bool { return r == '-' || r == '_' || r == ' ' })
 	for _, s := range c.Scenarios {
-		d := distance(strings.ToLower(id), strings.ToLower(s.ID))
-		if strings.Contains(s.ID, id) && id != "" {
+		d := distance(want, s.ID)
+		if strings.Contains(s.ID, want) && want != "" {
 			d = 0
+		}
+		// Words the id shares with the query count for more than spelling.
+		for _, w := range words {
+			if len(w) > 2 && strings.Contains(s.ID, w) {
+				d -= 2 * len(w)
+			}
 		}
 		cs = append(cs, cand{s.ID, d})
 	}
@@ -468,7 +476,7 @@ func checkExpected(bad func(string, string, ...any), p string, e Expected) {
 	if e.Layer == rules.LayerExecution && e.ErrorCategory == "" {
 		bad(p, "an execution error needs an errorCategory")
 	}
-	if e.Layer == rules.LayerExecution && e.IsRetryable != nil && *e.IsRetryable != e.ErrorCategory.Retryable() {
+	if e.Layer == rules.LayerExecution && e.ErrorCategory.Valid() && e.IsRetryable != nil && *e.IsRetryable != e.ErrorCategory.Retryable() {
 		bad(p+".isRetryable", "isRetryable %v contradicts LESSON-RULES §2: %s is %v", *e.IsRetryable, e.ErrorCategory, e.ErrorCategory.Retryable())
 	}
 }

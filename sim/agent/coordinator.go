@@ -193,9 +193,9 @@ func (cr *CoordinatorRun) decide(absorbed bool) {
 		if len(empty) > 0 {
 			cr.CoordinatorSays = fmt.Sprintf("Every lookup answered (%s found no match, which is an answer too); replying to the customer from the results.", strings.Join(empty, ", "))
 		}
-		cr.Why = "Nothing failed, so the report carries results only (LESSON-RULES §5)."
+		cr.Why = "Nothing failed, so the report carries results only (§5)."
 		if absorbed {
-			cr.Why = "A transient failure was absorbed by the subagent's local retries; the report carries results only and the coordinator never heard of the blip (LESSON-RULES §5)."
+			cr.Why = "A transient failure was absorbed by the subagent's local retries; the report carries results only and the coordinator never heard of the blip (§5)."
 		}
 		return
 	}
@@ -213,6 +213,12 @@ func (cr *CoordinatorRun) decide(absorbed bool) {
 	default:
 		cr.CoordinatorSays = "Deciding with partial data."
 	}
-	cr.Why = fmt.Sprintf("The subagent sent one report with partial results, the unresolved %s error and %d attempts; the coordinator chose %s (%s).",
-		e.ErrorCategory, len(cr.Report.Attempted), rec.Best, rec.Rule.Ref())
+	tries := 0
+	for _, a := range cr.Report.Attempted {
+		if a.Tool == e.Tool {
+			tries++
+		}
+	}
+	cr.Why = fmt.Sprintf("The subagent sent one report with partial results, the unresolved %s error and what it attempted (%s tried %s); the coordinator chose %s (%s).",
+		e.ErrorCategory, e.Tool, plural(tries, "time"), rec.Best, rec.Rule.Ref())
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"strings"
@@ -34,11 +35,11 @@ func (r *runner) informed() error {
 			why := "The call succeeded; the agent answered from the result."
 			switch {
 			case confirmed:
-				why = "The tool refused until the customer said yes (requiresUserAction); the agent asked, got the yes, and called again with confirmedByUser: true (LESSON-RULES §9)."
+				why = "The tool refused until the customer said yes (requiresUserAction); the agent asked, got the yes, and called again with confirmedByUser: true (§9)."
 			case corrected:
-				why = fmt.Sprintf("The input was malformed (validation, isRetryable false); the agent corrected it and made a new call instead of resending (LESSON-RULES §2). The new call: %s.", describe(call))
+				why = fmt.Sprintf("The input was malformed (validation, isRetryable false); the agent corrected it and made a new call instead of resending (§2). The new call: %s.", describe(call))
 			case retries > 0:
-				why = fmt.Sprintf("The failure was transient (isRetryable true); the agent resent the same call after waiting %s and it worked (LESSON-RULES §2).", secondsList(waited))
+				why = fmt.Sprintf("The failure was transient (isRetryable true); the agent resent the same call after waiting %s and it worked (§2).", secondsList(waited))
 			}
 			r.finish(lead+summary(ex), Resolved, why)
 			return nil
@@ -46,8 +47,8 @@ func (r *runner) informed() error {
 		switch rec.Best {
 		case rules.FixClient:
 			r.say("developers", fmt.Sprintf("Client bug: the server answered %s with JSON-RPC error %d. No tool ran, so there is nothing for the agent to recover; the request needs fixing.", describe(call), cl.ProtocolCode))
-			r.finish("Sorry, I hit a technical fault on our side and couldn't run that check. I've reported it so it can be fixed; can I help with anything else meanwhile?",
-				Escalated, "A protocol error is a broken request, not a tool result: the agent stopped at once and reported a client bug instead of looping (LESSON-RULES §1).")
+			r.finish("Sorry, I hit a technical fault on our side and couldn't complete that. I've reported it so it can be fixed; can I help with anything else meanwhile?",
+				Escalated, "A protocol error is a broken request, not a tool result: the agent stopped at once and reported a client bug instead of looping (§1).")
 			return nil
 
 		case rules.AcceptEmpty:
@@ -55,7 +56,7 @@ func (r *runner) informed() error {
 			if msg == "" {
 				msg = summary(ex)
 			}
-			r.finish(msg, Resolved, "The query ran and matched nothing; the agent accepted the empty result and did not retry (LESSON-RULES §4).")
+			r.finish(msg, Resolved, "The query ran and matched nothing; the agent accepted the empty result and did not retry (§4).")
 			return nil
 
 		case rules.RetrySame:
@@ -77,7 +78,11 @@ func (r *runner) informed() error {
 				call = next
 				continue
 			}
-			r.finish(askForInput(cl), Resolved, "The input was wrong and could not be worked out, so the agent asked the customer instead of resending (LESSON-RULES §2 validation).")
+			ask := r.task.CustomerMessage
+			if ask == "" {
+				ask = askForInput(ex)
+			}
+			r.finish(ask, Resolved, "The input was wrong and could not be worked out, so the agent asked the customer instead of resending (§2 validation).")
 			return nil
 
 		case rules.AskConfirmation:
@@ -105,24 +110,30 @@ func (r *runner) informed() error {
 			if msg == "" {
 				msg = "I can't do that automatically because of our policy, but I can pass it to a colleague who can review it."
 			}
-			r.finish(msg, Resolved, fmt.Sprintf("A %s refusal is final for this call: the agent did not resend, explained the rule in the tool's customerMessage and offered another path (LESSON-RULES §2 business).", cl.ErrorCategory))
+			r.finish(msg, Resolved, fmt.Sprintf("A %s refusal is final for this call: the agent did not resend, explained the rule in the tool's customerMessage and offered another path (§2 business).", cl.ErrorCategory))
 			return nil
 
 		case rules.EscalateHuman, rules.ReportPartial:
 			reason := "permission"
-			summaryText := fmt.Sprintf("%s was refused for lack of access (%s). Needs someone with the right access.", describe(call), cl.Meta.Code)
+			summaryText := fmt.Sprintf("The customer's request needs %s, which our support role may not run (%s: %s). Please pick it up with the right access.", describe(call), cl.Meta.Code, rules.FirstSentence(cl.Meta.Description))
 			final := "That record needs a colleague with extra access, so I've passed your request to a team lead; they'll pick it up shortly."
-			why := "A permission error cannot be fixed by resending as the same principal: the agent escalated with the case details (LESSON-RULES §2 permission)."
+			why := "A permission error cannot be fixed by resending as the same principal: the agent escalated with the case details (§2 permission)."
 			if sit.Category == rules.Transient {
 				reason = "outage"
 				summaryText = fmt.Sprintf("%s failed %d times (transient: %s); resent after waiting %s. Customer is waiting.", describe(call), retries+1, cl.Meta.Code, secondsList(waited))
 				final = "Our systems aren't answering right now, so I couldn't check that. I've passed it to a colleague who will follow up as soon as it's back."
-				why = fmt.Sprintf("The retry cap (%d resends, after waiting %s) was spent, so the agent stopped and escalated with what it tried (LESSON-RULES §5).", rules.MaxRetries, secondsList(waited))
+				why = fmt.Sprintf("The retry cap (%d resends, after waiting %s) was spent, so the agent stopped and escalated with what it tried (§5).", rules.MaxRetries, secondsList(waited))
 			}
 			if sit.Category == rules.Business {
 				reason = "business_rule"
 			}
-			_, ecl, err := r.call(StepEscalate, wire.Call{Tool: "escalate_to_human", Arguments: map[string]any{"summary": summaryText, "reason": reason}})
+			escArgs := map[string]any{"summary": summaryText, "reason": reason}
+			for _, k := range []string{"customer_id", "order_id"} {
+				if v, ok := call.Arguments[k].(string); ok && v != "" {
+					escArgs[k] = v
+				}
+			}
+			_, ecl, err := r.call(StepEscalate, wire.Call{Tool: "escalate_to_human", Arguments: escArgs})
 			if err != nil {
 				return err
 			}
@@ -146,13 +157,41 @@ func retryAfter(cl rules.Classification) float64 {
 	return 0
 }
 
-// askForInput turns a validation error into a question for the customer.
-func askForInput(cl rules.Classification) string {
-	d := rules.FirstSentence(cl.Meta.Description)
-	if d == "" {
-		return "I couldn't use the details I had; could you check them for me?"
+// fieldWords names arguments the way a customer would.
+var fieldWords = map[string]string{
+	"order_id":    "order number",
+	"customer_id": "customer number",
+	"identifier":  "email address or customer number",
+	"amount":      "amount",
+	"query":       "search words",
+}
+
+// askForInput turns a validation error into a question for the customer,
+// in the customer's words: which detail looks wrong and what it should
+// look like, without field names or other customers' data.
+func askForInput(ex wire.Exchange) string {
+	env, err := rules.ParseEnvelope(ex.Response)
+	if err == nil && env.Result != nil {
+		var sc struct {
+			FieldErrors []struct {
+				Field    string `json:"field"`
+				Expected string `json:"expected"`
+			} `json:"fieldErrors"`
+		}
+		if json.Unmarshal(env.Result.StructuredContent, &sc) == nil && len(sc.FieldErrors) > 0 {
+			fe := sc.FieldErrors[0]
+			what, ok := fieldWords[fe.Field]
+			if !ok {
+				what = strings.ReplaceAll(fe.Field, "_", " ")
+			}
+			shape := fe.Expected
+			if i := strings.Index(shape, ", e.g."); i > 0 {
+				shape = shape[:i]
+			}
+			return fmt.Sprintf("I couldn't use the %s you gave me: it should be %s. Could you check it and send it again?", what, shape)
+		}
 	}
-	return "I couldn't use the details I had: " + strings.ToLower(d[:1]) + d[1:] + ". Could you check and send me the right one?"
+	return "I couldn't use the details I had; could you check them and send them again?"
 }
 
 // secondsList renders waits as "1s, 2s and 4s".

@@ -28,7 +28,7 @@ func (r *runner) naive() error {
 			text := texts(ex)
 			msg := "Here is what I found: " + summary(ex)
 			if rules.LooksLikeError(text) {
-				r.finish(msg, Wrong, fmt.Sprintf("The tool hid a %s failure inside a success (%q); the naive agent passed the error text to the customer as if it were the answer (LESSON-RULES §3).", kindOf(r.task.Truth), firstLine(text)))
+				r.finish(msg, Wrong, fmt.Sprintf("The tool hid a %s failure inside a success (%q); the naive agent passed the error text to the customer as if it were the answer (§3).", kindOf(r.task.Truth), firstLine(text)))
 				return nil
 			}
 			if retries > 1 {
@@ -40,7 +40,7 @@ func (r *runner) naive() error {
 				return nil
 			}
 			if retries > 0 && sawEmpty {
-				r.finish(msg, Resolved, fmt.Sprintf("Luck: the first answer was an empty result hiding an outage, and the naive agent resent it (%s) only because it treats \"nothing\" as a failure. Had it trusted the empty result, the customer would have heard, confidently, that nothing exists (LESSON-RULES §4).", plural(retries, "resend")))
+				r.finish(msg, Resolved, fmt.Sprintf("Luck: the first answer was an empty result hiding an outage, and the naive agent resent it (%s) only because it treats \"nothing\" as a failure. Had it trusted the empty result, the customer would have heard, confidently, that nothing exists (§4).", plural(retries, "resend")))
 				return nil
 			}
 			if retries > 0 {
@@ -53,7 +53,11 @@ func (r *runner) naive() error {
 		if retries < NaiveMaxRetries {
 			retries++
 			wait := rules.BackoffSeconds(retries, 0)
-			r.wait(wait, fmt.Sprintf("it failed, no idea why: resend %d of %d after %gs", retries, NaiveMaxRetries, wait))
+			what := "it failed, no idea why"
+			if cl.Layer == rules.LayerSuccess {
+				what = "nothing came back, so it must have failed"
+			}
+			r.wait(wait, fmt.Sprintf("%s: resend %d of %d after %gs", what, retries, NaiveMaxRetries, wait))
 			continue
 		}
 		r.finish("I'm sorry, something went wrong and I couldn't complete that. Please try again later.", Wasted, r.naiveWhy(retries, sawEmpty))
@@ -66,15 +70,15 @@ func (r *runner) naiveWhy(retries int, sawEmpty bool) string {
 	t := r.task.Truth
 	switch {
 	case sawEmpty && t.Layer != rules.LayerSuccess:
-		return fmt.Sprintf("The tool passed a %s failure off as an empty result. The naive agent happened to read \"nothing\" as a failure and resent it %d times, never learning what was wrong; an agent that trusted the empty result would have told the customer, confidently and wrongly, that nothing exists (LESSON-RULES §4).", kindOf(t), retries)
+		return fmt.Sprintf("The tool passed a %s failure off as an empty result. The naive agent happened to read \"nothing\" as a failure and resent it %d times, never learning what was wrong; an agent that trusted the empty result would have told the customer, confidently and wrongly, that nothing exists (§4).", kindOf(t), retries)
 	case t.Layer == rules.LayerProtocol:
-		return fmt.Sprintf("A protocol error means the request itself was broken; %d identical resends got the same JSON-RPC error and the customer got a shrug (LESSON-RULES §1).", retries)
+		return fmt.Sprintf("A protocol error means the request itself was broken; %d identical resends got the same JSON-RPC error and the customer got a shrug (§1).", retries)
 	case t.Layer == rules.LayerSuccess && t.Empty:
-		return fmt.Sprintf("The query had already run and found nothing; treating \"no match\" as a failure cost %d resends and ended in \"I couldn't check\" (LESSON-RULES §4).", retries)
+		return fmt.Sprintf("The query had already run and found nothing; treating \"no match\" as a failure cost %d resends and ended in \"I couldn't check\" (§4).", retries)
 	case t.Category == rules.Transient:
-		return fmt.Sprintf("The outage outlasted %d blind resends; with no category the agent could neither stop at a sensible cap nor tell the customer what was wrong (LESSON-RULES §2).", retries)
+		return fmt.Sprintf("The outage outlasted %d blind resends; with no category the agent could neither stop at a sensible cap nor tell the customer what was wrong (§2).", retries)
 	default:
-		return fmt.Sprintf("A %s failure comes back the same every time: %d resends could never work, and the customer heard nothing useful (LESSON-RULES §2).", kindOf(t), retries)
+		return fmt.Sprintf("A %s failure comes back the same every time: %d resends could never work, and the customer heard nothing useful (§2).", kindOf(t), retries)
 	}
 }
 

@@ -118,9 +118,12 @@ var store = map[string]string{
 // injected builds the failure an injected fault produces on a tool.
 // emptyShape is the tool's empty success payload, for the empty_success
 // style and FaultEmpty.
-func injected(tool string, f Fault, attempt int, emptyShape any) failure {
+//
+// key, when given, is the call's arguments as JSON: it makes the
+// correlationId of one failure differ from another's on the same tool.
+func injected(tool string, f Fault, attempt int, emptyShape any, key ...string) failure {
 	src := store[tool]
-	corr := correlationID(tool, attempt)
+	corr := correlationID(tool+strings.Join(key, ""), attempt)
 	switch f.Kind {
 	case FaultTimeout:
 		return failure{

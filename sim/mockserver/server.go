@@ -209,7 +209,7 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 					s.log.Printf("%s attempt %d: handler returned an error", t.name, attempt)
 					return nil, fmt.Errorf("%s: upstream call failed", t.name)
 				}
-				fl := injected(t.name, f, attempt, nil)
+				fl := injected(t.name, f, attempt, nil, argsKey(args))
 				s.log.Printf("%s %s: handler error written as a sanitized result", t.name, fl.payload.CorrelationID)
 				return fl.render(StyleGood)
 			case FaultEmpty:
@@ -221,7 +221,7 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 				if t.empty != nil {
 					emptyShape = t.empty(args)
 				}
-				fl := injected(t.name, f, attempt, emptyShape)
+				fl := injected(t.name, f, attempt, emptyShape, argsKey(args))
 				if fl.payload.ErrorCategory == rules.Validation && fl.payload.ExampleArguments == nil {
 					fl.payload.ExampleArguments = t.example
 				}
@@ -287,13 +287,21 @@ func (s *Server) recoverPanics(next server.ToolHandlerFunc) server.ToolHandlerFu
 					s.log.Printf("%s: panic left to mcp-go's recovery (%s style): %v", req.Params.Name, s.opts.Style, r)
 					panic(r)
 				}
-				corr := correlationID(req.Params.Name+"/panic", s.Attempts(req.Params.Name))
+				args, _ := req.Params.Arguments.(map[string]any)
+				corr := correlationID(req.Params.Name+"/panic"+argsKey(args), s.Attempts(req.Params.Name))
 				s.log.Printf("%s %s: recovered panic: %v", req.Params.Name, corr, r)
 				result, err = internalFault(req.Params.Name, corr).render(StyleGood)
 			}
 		}()
 		return next(ctx, req)
 	}
+}
+
+// argsKey is the arguments as JSON (sorted keys), to tell one call's
+// failure from another's.
+func argsKey(args map[string]any) string {
+	b, _ := json.Marshal(args)
+	return string(b)
 }
 
 // parseErrorReply is what mcp-go's stdio server writes for a line that is

@@ -355,7 +355,7 @@ func runProcessRefund(s *Server, args map[string]any) outcome {
 				Description: fmt.Sprintf("Order %s was delivered %d days ago and automatic refunds close %d days after delivery. Resending will be refused the same way. Explain the window to the customer and offer a goodwill request through escalate_to_human.",
 					id, o.DaysSince, RefundWindowDays),
 				Code:            "REFUND_WINDOW_EXCEEDED",
-				CustomerMessage: fmt.Sprintf("Your %s arrived %d days ago, which is past our %d-day refund window, so I can't refund it automatically. I can ask the team to consider a goodwill refund if you'd like.", o.Item, o.DaysSince, RefundWindowDays),
+				CustomerMessage: fmt.Sprintf("Your %s arrived %d days ago, which is past our %d-day refund window, so I can't refund this order automatically. I can ask the team to consider a goodwill refund if you'd like.", o.Item, o.DaysSince, RefundWindowDays),
 			},
 			errorText: "ERROR: refund rejected",
 			exception: fmt.Sprintf("PolicyViolation: delivered_at=%s + 30d < now() (refund_policy.window_days=30, override_role=mgr_refunds)", o.DeliveredOn),
@@ -431,5 +431,9 @@ func runSearchTickets(_ *Server, args map[string]any) outcome {
 	if len(hits) == 0 {
 		return ok(emptyTickets(args))
 	}
-	return ok(ticketList{ResultCount: len(hits), Tickets: hits, Summary: fmt.Sprintf("%d ticket(s) match %q.", len(hits), query)})
+	noun := "tickets match"
+	if len(hits) == 1 {
+		noun = "ticket matches"
+	}
+	return ok(ticketList{ResultCount: len(hits), Tickets: hits, Summary: fmt.Sprintf("%d %s %q.", len(hits), noun, query)})
 }
