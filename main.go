@@ -35,10 +35,11 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 
 // app carries the global flags into the commands.
 type app struct {
-	content  string
-	stateDir string
-	stdout   io.Writer
-	stderr   io.Writer
+	content   string
+	questions string
+	stateDir  string
+	stdout    io.Writer
+	stderr    io.Writer
 	// isTerminal reports whether stdout is a terminal; tests replace it.
 	isTerminal func() bool
 	// runTUI starts the Bubble Tea program; tests replace it.
@@ -95,6 +96,7 @@ func (a *app) rootCmd() *cobra.Command {
 		},
 	}
 	root.PersistentFlags().StringVar(&a.content, "content", "", "directory of extra or replacement scenario *.yaml files (instructors)")
+	root.PersistentFlags().StringVar(&a.questions, "questions", "", "directory of extra or replacement question *.yaml files (instructors)")
 	root.PersistentFlags().StringVar(&a.stateDir, "state-dir", "", "where progress is kept (default: $XDG_STATE_HOME/errorlab)")
 	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.quizCmd(), a.questionsCmd(), a.reportCmd())
 	return root
@@ -196,6 +198,11 @@ func (a *app) open(q *ui.QuizStart, id string) error {
 		}
 	}
 	opts := ui.Options{Catalog: c, ScenarioID: id, Quiz: q}
+	if a.questions != "" {
+		if opts.Bank, err = a.bank(c); err != nil {
+			return err
+		}
+	}
 	store, err := quiz.Open(a.stateDir)
 	startNotice := ""
 	if store != nil {
@@ -600,7 +607,11 @@ func (a *app) questionsCmd() *cobra.Command {
 		Short: "List the questions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			b, err := quiz.DefaultBank()
+			c, err := a.catalog()
+			if err != nil {
+				return err
+			}
+			b, err := a.bank(c)
 			if err != nil {
 				return err
 			}
@@ -694,14 +705,27 @@ func (a *app) reportCmd() *cobra.Command {
 	return cmd
 }
 
+// bank loads the question bank, overlaid with --questions.
+func (a *app) bank(c *scenarios.Catalog) (*quiz.Bank, error) {
+	b, err := quiz.LoadBankDir(a.questions, c)
+	var be *quiz.BankError
+	if errors.As(err, &be) {
+		return nil, usagef("the questions in %s have problems, so none were loaded:\n%v\nFix these lines (or drop --questions) and try again", a.questions, err)
+	}
+	if err != nil && a.questions != "" {
+		return nil, usagef("--questions %s: %v", a.questions, err)
+	}
+	return b, err
+}
+
 // pool loads the question bank and the catalogue's drills, and returns
 // the catalogue too.
 func (a *app) pool() (*quiz.Pool, *scenarios.Catalog, error) {
-	bank, err := quiz.DefaultBank()
+	c, err := a.catalog()
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := a.catalog()
+	bank, err := a.bank(c)
 	if err != nil {
 		return nil, nil, err
 	}

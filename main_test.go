@@ -463,3 +463,21 @@ func TestQuizFlags(t *testing.T) {
 		t.Fatalf("quiz without a terminal: exit %d %s", code, errOut)
 	}
 }
+
+func TestQuestionsOverlay(t *testing.T) {
+	dir := t.TempDir()
+	q := "- id: my-own-question\n  topic: layers\n  difficulty: 1\n  stem: Which layer reports an unknown tool?\n  options:\n" +
+		"    - {text: protocol, explanation: right because no tool ran}\n    - {text: execution, explanation: wrong because no tool ran}\n" +
+		"    - {text: success, explanation: wrong because nothing succeeded}\n    - {text: transport, explanation: wrong because that is not a layer here}\n" +
+		"  answer: A\n  rule: \"§1\"\n"
+	writeScenario(t, dir, "mine.yaml", q)
+	code, out, errOut, _ := cli(t, false, "--questions", dir, "questions", "list", "--json")
+	if code != 0 || !strings.Contains(out, "my-own-question") || !strings.Contains(out, "layers-unknown-tool-wire") {
+		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	}
+	writeScenario(t, dir, "bad.yaml", "- id: x\n  topic: nowhere\n")
+	code, _, errOut, started := cli(t, true, "--questions", dir, "quiz")
+	if code != 2 || started != nil || !strings.Contains(errOut, "bad.yaml:2:") {
+		t.Fatalf("broken questions: exit %d %s", code, errOut)
+	}
+}

@@ -103,6 +103,7 @@ type agentsScreen struct {
 	series       bool
 	title        string
 	situation    string
+	sitCut       bool // the header shows the situation only in part, or not at all
 	fromScenario bool
 	// rev is the spec revision the runs play under; "" for a series
 	// whose scenarios each play their own.
@@ -335,8 +336,18 @@ func (m *agentsScreen) ShortHelp() []key.Binding {
 	speed := key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/-", "speed"))
 	return []key.Binding{
 		brief(k.Step, "step"), brief(k.Play, "play"), speed, brief(k.All, "all"), brief(k.Focus, "side"),
-		brief(k.Expand, "raw"), brief(k.Subagent, "subagent"), brief(k.Revision, "spec"), k.Restart, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "select")),
+		brief(k.Expand, "raw"), m.subagentHelp(brief(k.Subagent, "subagent")), brief(k.Revision, "spec"), k.Restart, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "select")),
 	}
+}
+
+// subagentHelp is b, or a disabled copy (help leaves it out) where the
+// subagent view cannot open: a series, or a scenario that cannot be
+// delegated.
+func (m *agentsScreen) subagentHelp(b key.Binding) key.Binding {
+	if m.delegErr != nil {
+		b.SetEnabled(false)
+	}
+	return b
 }
 
 func (m *agentsScreen) FullHelp() [][]key.Binding {
@@ -358,7 +369,7 @@ func (m *agentsScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Step, k.Play, k.Faster, k.Slower, k.All, k.Restart, k.Revision},
 		{k.Focus, k.FocusRev, brief(n.Up, "previous step"), brief(n.Down, "next step"), n.PageUp, brief(n.Top, "first step")},
-		{k.Expand, k.Subagent, brief(g.Copy, "copy (expanded)"), brief(g.Write, "write (expanded)")},
+		{k.Expand, m.subagentHelp(k.Subagent), brief(g.Copy, "copy (expanded)"), brief(g.Write, "write (expanded)")},
 	}
 }
 
@@ -872,6 +883,9 @@ func (m *agentsScreen) ClipText() (string, string, bool, string) {
 		return m.exp[1].raw, m.whoLabel() + "'s response envelope", true, ""
 	case modeSubagent:
 		return m.report.raw, "subagent's report", true, ""
+	}
+	if m.delegErr != nil {
+		return "", "", false, "nothing to copy here: select a call and press enter to open its exchange"
 	}
 	return "", "", false, "nothing to copy here: select a call and press enter to open its exchange, or c for the subagent's report"
 }

@@ -73,6 +73,17 @@ func (m *agentsScreen) refreshSummary() {
 // scenario verdicts of a series, and what each agent told the customer
 // and why.
 func (m *agentsScreen) summaryLines(w int) string {
+	body := m.summaryBody(w)
+	if m.sitCut && m.situation != "" {
+		// The header has no room for the whole situation: it is here,
+		// at the end, so it can always be read (tab, then scroll).
+		body += "\n\n" + strings.Join(wrapLead(m.c.Styles.Bold, "Situation:", m.situation, w, m.c.Styles.Plain), "\n")
+	}
+	return body
+}
+
+// summaryBody is the summary without the situation.
+func (m *agentsScreen) summaryBody(w int) string {
 	st := m.c.Styles
 	if m.runs[0] == nil || m.runs[1] == nil {
 		return st.Muted.Render("The comparison appears here as the runs play.")
@@ -247,7 +258,11 @@ func (m *agentsScreen) toldLines(i, w int) []string {
 func (m *agentsScreen) layout() {
 	w, h := m.w, m.h
 	m.stacked = w < sideBySideMin
+	cut := m.sitCut
 	hdr := m.headerLines(w, h)
+	if m.sitCut != cut {
+		m.summary.Invalidate() // the situation joins or leaves its end
+	}
 	if maxH := max(h/3, 1); len(hdr) > maxH {
 		hdr = hdr[:maxH]
 	}
@@ -369,7 +384,8 @@ func shareRows(total int, mins, wants, order []int) ([]int, int) {
 
 // summaryWant is the summary pane's height with all of its content.
 func (m *agentsScreen) summaryWant(iw int) int {
-	return strings.Count(m.summaryLines(iw), "\n") + 1 + 2
+	// The situation at its end is there to scroll to, not to size by.
+	return strings.Count(m.summaryBody(iw), "\n") + 1 + 2
 }
 
 // layoutPair sizes two panes side by side, or stacked with the focused
@@ -430,16 +446,6 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 		right = ""
 	}
 	lines := []string{joinEnds(st.Title.Render(m.title), right, w)}
-	if h >= 28 && m.situation != "" {
-		sit := strings.Split(ansi.Wrap(m.situation, w, ""), "\n")
-		if len(sit) > 2 {
-			sit = sit[:2]
-			sit[1] = ansi.Truncate(sit[1], max(w-1, 0), "") + "…"
-		}
-		for _, l := range sit {
-			lines = append(lines, st.Muted.Render(l))
-		}
-	}
 	state := "⏸ paused"
 	switch {
 	case m.playing:
@@ -480,7 +486,27 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 	if len(packChips(chips, w, "   ")) > 1 {
 		chips = build(true)
 	}
-	return append(lines, packChips(chips, w, "   ")...)
+	chipLines := packChips(chips, w, "   ")
+	// The situation, wrapped whole, when the header has room for it
+	// (the layout keeps the header to a third of the screen); otherwise
+	// as much as fits, and all of it at the end of the summary.
+	m.sitCut = m.situation != ""
+	if h >= 28 && m.situation != "" {
+		sit := wrapWords(m.situation, max(w, 1))
+		room := max(h/3-len(lines)-len(chipLines), 0)
+		if len(sit) <= room {
+			m.sitCut = false
+		} else if room > 0 {
+			sit = sit[:room]
+			sit[room-1] = ansi.Truncate(sit[room-1], max(w-25, 1), "") + "… (all of it: end of the summary)"
+		} else {
+			sit = nil
+		}
+		for _, l := range sit {
+			lines = append(lines, st.Muted.Render(ansi.Truncate(l, w, "…")))
+		}
+	}
+	return append(lines, chipLines...)
 }
 
 // View joins the cached header and panes.

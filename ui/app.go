@@ -50,6 +50,9 @@ type Options struct {
 	Renderer *lipgloss.Renderer
 	// Quiz, when set, opens a practice, exam or review session at start.
 	Quiz *QuizStart
+	// Bank is the question bank the quiz draws from; nil is the built-in
+	// one (quiz.DefaultBank). `--questions DIR` passes an overlaid bank.
+	Bank *quiz.Bank
 	// Notice, when set, is shown in the status line of the first screen:
 	// a progress file kept aside, progress that cannot be saved.
 	Notice string
@@ -122,6 +125,7 @@ func New(opts Options) tea.Model {
 		Keys:      DefaultGlobalKeys(),
 		Nav:       DefaultNavKeys(),
 		Catalog:   cat,
+		Bank:      opts.Bank,
 		Progress:  prog,
 		ExportDir: opts.ExportDir,
 		Clipboard: opts.Clipboard,

@@ -32,6 +32,8 @@ type Common struct {
 	Keys    GlobalKeys
 	Nav     NavKeys
 	Catalog *scenarios.Catalog
+	// Bank is the question bank for the quiz; nil is the built-in one.
+	Bank *quiz.Bank
 
 	Progress  Progress
 	ExportDir string
@@ -278,4 +280,50 @@ var styleIDs = sync.OnceValue(func() *regexp.Regexp {
 // error_as_success style" reads "In the error as success style".
 func styleWords(text string) string {
 	return styleIDs().ReplaceAllStringFunc(text, styleLabel)
+}
+
+// Verdict words an explanation may open with. Beside a label that
+// already gives the verdict ("✓ correct:", "✗ Not the best move:") they
+// only repeat it.
+var (
+	rightWords      = []string{"Right", "Correct", "Yes"}
+	wrongWords      = []string{"Wrong", "Not quite", "Incorrect", "Not this one", "No"}
+	bestWords       = append([]string{"Best"}, rightWords...)
+	acceptableWords = append([]string{"Acceptable"}, rightWords...)
+)
+
+// stripVerdict drops one of words from the start of text when it stands
+// alone as a sentence or a lead-in ("Right. The…", "Acceptable: the…",
+// "Not quite! …"), so "✓ correct: Right. The…" reads "✓ correct: The…".
+// A word that runs on into the sentence ("Right, and…", "Wrong for this
+// SDK.") stays. After a colon the next word is capitalised when it is a
+// plain lower-case word (never an identifier such as isRetryable). Text
+// that would be left empty comes back unchanged.
+func stripVerdict(text string, words ...string) string {
+	t := strings.TrimSpace(text)
+	for _, w := range words {
+		if len(t) <= len(w) || !strings.EqualFold(t[:len(w)], w) {
+			continue
+		}
+		p := t[len(w)]
+		if p != '.' && p != ':' && p != '!' {
+			continue
+		}
+		rest := t[len(w)+1:]
+		if rest != "" && rest[0] != ' ' && rest[0] != '\n' {
+			continue // "No.5", "Right:now"
+		}
+		rest = strings.TrimSpace(rest)
+		if rest == "" {
+			return text
+		}
+		if p == ':' {
+			word, _, _ := strings.Cut(rest, " ")
+			if strings.Trim(word, "abcdefghijklmnopqrstuvwxyz,;.") == "" && word[0] >= 'a' && word[0] <= 'z' {
+				rest = strings.ToUpper(rest[:1]) + rest[1:]
+			}
+		}
+		return rest
+	}
+	return text
 }

@@ -59,18 +59,40 @@ func createFresh(dir, name string) (*os.File, string, error) {
 type exportDoneMsg struct {
 	path string
 	err  error
+	side sideNote // which of two sides was written, when it is not plain
 }
 
 func (m exportDoneMsg) status() Status {
 	if m.err != nil {
 		return Status{StatusError, "could not write the exchange: " + m.err.Error()}
 	}
+	if m.side.what != "" {
+		return Status{StatusOK, fmt.Sprintf("wrote the %s to %s (%s)", m.side.what, m.path, m.side.note)}
+	}
 	return Status{StatusOK, "wrote " + m.path}
+}
+
+// sideNote says which of two responses on screen y or w took, and how to
+// take the other: "good response", "compare: bad left, good right; tab
+// to choose".
+type sideNote struct{ what, note string }
+
+// sideNoter is a screen whose y and w may take a side the learner is not
+// looking at (the comparison, with the verdict focused).
+type sideNoter interface {
+	SideNote() sideNote
+}
+
+func sideOf(s screen) sideNote {
+	if n, ok := s.(sideNoter); ok {
+		return n.SideNote()
+	}
+	return sideNote{}
 }
 
 // writeExport classifies and writes rec as indented JSON to dir/name in a
 // command, off the UI loop.
-func writeExport(dir, name string, rec exportRecord) tea.Cmd {
+func writeExport(dir, name string, rec exportRecord, side sideNote) tea.Cmd {
 	return func() tea.Msg {
 		if dir == "" {
 			dir = "."
@@ -91,7 +113,7 @@ func writeExport(dir, name string, rec exportRecord) tea.Cmd {
 			_ = os.Remove(path) // a half-written file would mislead
 			return exportDoneMsg{err: fmt.Errorf("writing %s: %w", path, err)}
 		}
-		return exportDoneMsg{path: path}
+		return exportDoneMsg{path: path, side: side}
 	}
 }
 
@@ -106,18 +128,22 @@ func (a *App) write() tea.Cmd {
 		a.c.SetStatus(StatusWarn, "%s", reason)
 		return nil
 	}
-	return safe("writing the exchange", writeExport(a.c.ExportDir, name, rec))
+	return safe("writing the exchange", writeExport(a.c.ExportDir, name, rec, sideOf(a.top())))
 }
 
 type clipDoneMsg struct {
 	label string
 	n     int
 	err   error
+	note  string // how the side copied sits among two, when it is not plain
 }
 
 func (m clipDoneMsg) status() Status {
 	if m.err != nil {
 		return Status{StatusError, "could not copy: " + m.err.Error()}
+	}
+	if m.note != "" {
+		return Status{StatusOK, fmt.Sprintf("copied the %s (%s) · %d bytes via OSC 52", m.label, m.note, m.n)}
 	}
 	return Status{StatusOK, fmt.Sprintf("copied the %s (%d bytes) to the clipboard with OSC 52", m.label, m.n)}
 }
@@ -142,14 +168,14 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // copyOSC52 writes text as an OSC 52 clipboard sequence to w (os.Stdout
 // when nil), in a command. termenv wraps it for screen/tmux when TERM
 // says so.
-func copyOSC52(w io.Writer, text, label string) tea.Cmd {
+func copyOSC52(w io.Writer, text, label, note string) tea.Cmd {
 	return func() tea.Msg {
 		if w == nil {
 			w = os.Stdout
 		}
 		ew := &errWriter{w: w}
 		termenv.NewOutput(ew, termenv.WithProfile(termenv.Ascii)).Copy(text)
-		return clipDoneMsg{label: label, n: len(text), err: ew.err}
+		return clipDoneMsg{label: label, n: len(text), err: ew.err, note: note}
 	}
 }
 
@@ -168,5 +194,5 @@ func (a *App) copy() tea.Cmd {
 		a.c.SetStatus(StatusWarn, "the %s is empty", label)
 		return nil
 	}
-	return safe("copying", copyOSC52(a.c.Clipboard, text, label))
+	return safe("copying", copyOSC52(a.c.Clipboard, text, label, sideOf(a.top()).note))
 }

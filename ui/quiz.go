@@ -21,10 +21,12 @@ import (
 
 // loadQuizPool builds the pool of questions and drills for a catalogue;
 // tests replace it with a smaller pool.
-var loadQuizPool = func(ctx context.Context, cat *scenarios.Catalog) (*quiz.Pool, error) {
-	bank, err := quiz.DefaultBank()
-	if err != nil {
-		return nil, err
+var loadQuizPool = func(ctx context.Context, cat *scenarios.Catalog, bank *quiz.Bank) (*quiz.Pool, error) {
+	if bank == nil {
+		var err error
+		if bank, err = quiz.DefaultBank(); err != nil {
+			return nil, err
+		}
 	}
 	return quiz.LoadPool(ctx, bank, cat)
 }
@@ -708,16 +710,16 @@ func (m *quizSession) confirmView() []string {
 		}
 	}
 	if m.confirm == confirmLeave {
-		title, leave := "⚠ Leave the exam?", " leave and discard    "
+		title, leave := "⚠ Leave the exam?", " leave and discard"
 		if m.quitAfter {
-			title, leave = "⚠ Leave the exam and quit errorlab?", " leave, discard and quit    "
+			title, leave = "⚠ Leave the exam and quit errorlab?", " leave, discard and quit"
 		}
 		add(" "+st.Warn.Render(title), "")
 		for _, l := range quizWrap("Your answers so far will be discarded and nothing is recorded: no score, no history row.", tw) {
 			add(" " + l)
 		}
-		add("", " "+st.ChipKey.Render("y")+st.Muted.Render(" or ")+st.ChipKey.Render("enter")+leave+
-			st.ChipKey.Render("n")+st.Muted.Render(" or ")+st.ChipKey.Render("esc")+" stay in the exam")
+		add("")
+		add(m.choiceLines(leave, " stay in the exam")...)
 		return out
 	}
 	un, partly := m.incomplete()
@@ -759,9 +761,25 @@ func (m *quizSession) confirmView() []string {
 		add(" " + st.Muted.Render("⚑ none flagged"))
 	}
 	add(" " + st.Muted.Render(strings.TrimSpace(strings.TrimLeft(ansi.Strip(m.timer()), "✗⚠ "))))
-	add("", " "+st.ChipKey.Render("y")+st.Muted.Render(" or ")+st.ChipKey.Render("enter")+" submit now    "+
-		st.ChipKey.Render("n")+st.Muted.Render(" or ")+st.ChipKey.Render("esc")+" keep working")
+	add("")
+	add(m.choiceLines(" submit now", " keep working")...)
 	return out
+}
+
+// choiceLines is "y or enter <yes>    n or esc <no>", the two halves on
+// lines of their own when the screen is too narrow for both.
+func (m *quizSession) choiceLines(yes, no string) []string {
+	st := m.c.Styles
+	or := st.Muted.Render(" or ")
+	items := []string{
+		st.ChipKey.Render("y") + or + st.ChipKey.Render("enter") + yes,
+		st.ChipKey.Render("n") + or + st.ChipKey.Render("esc") + no,
+	}
+	lines := packChips(items, max(m.w-1, 1), "    ")
+	for i, l := range lines {
+		lines[i] = " " + l
+	}
+	return lines
 }
 
 // numberList is "2, 5, 9" (1-based).

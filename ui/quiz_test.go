@@ -107,7 +107,7 @@ func testPool(t testing.TB) *quiz.Pool {
 func useQuiz(t testing.TB, pool *quiz.Pool, clock *fakeClock, noTick bool) {
 	t.Helper()
 	oldLoad, oldNow, oldTick := loadQuizPool, quizNow, quizTick
-	loadQuizPool = func(context.Context, *scenarios.Catalog) (*quiz.Pool, error) { return pool, nil }
+	loadQuizPool = func(context.Context, *scenarios.Catalog, *quiz.Bank) (*quiz.Pool, error) { return pool, nil }
 	quizNow = clock.Now
 	if noTick {
 		quizTick = func(*quizSession, int) tea.Cmd { return nil }

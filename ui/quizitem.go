@@ -359,7 +359,13 @@ func (q *quizItem) choiceLines(i, j int, tw int) []string {
 	default:
 		tag, tagSt = "✗ wrong", st.Muted
 	}
-	expl := strings.TrimSpace(ch.Explanation)
+	// The tag already says right or wrong: an explanation that opens
+	// with "Right." or "Wrong." would say it twice.
+	words := wrongWords
+	if ch.Correct {
+		words = rightWords
+	}
+	expl := stripVerdict(strings.TrimSpace(ch.Explanation), words...)
 	if expl == "" {
 		expl = "(no explanation given)"
 	}

@@ -31,15 +31,20 @@ type quizMenu struct {
 	field  int
 	edit   string // digits typed into the field, not yet applied
 
-	topic      int // 0 = all topics, i = quiz.Topics[i-1]
+	topic int // 0 = all topics, i = quiz.Topics[i-1]
+	// pCount is the practice length the learner chose (default 10). A
+	// smaller topic shows and starts with fewer (practiceCount) but
+	// never changes the choice, so going back to a bigger topic finds it.
 	pCount     int
 	eCount     int
 	eMinutes   int
 	ePass      int
 	minutesSet bool
 
-	waiting int // items waiting for review
-	lastRun string
+	// What a review brings back: missed (box 1, first) and still
+	// learning (right, but not yet three times in a row).
+	missed, learning int
+	lastRun          string
 
 	w, h int
 }
@@ -117,9 +122,9 @@ func (m *quizMenu) Activate() tea.Cmd {
 			return nil
 		}
 		m.loading = true
-		cat := m.c.Catalog
+		cat, bank := m.c.Catalog, m.c.Bank
 		return safe("preparing the questions", func() tea.Msg {
-			p, err := loadQuizPool(context.Background(), cat)
+			p, err := loadQuizPool(context.Background(), cat, bank)
 			return quizPoolMsg{owner: m, pool: p, err: err}
 		})
 	}
@@ -129,14 +134,19 @@ func (m *quizMenu) Activate() tea.Cmd {
 
 // refresh counts what waits for review and reads the last exam.
 func (m *quizMenu) refresh() {
-	m.waiting, m.lastRun = 0, ""
+	m.missed, m.learning, m.lastRun = 0, 0, ""
 	p, err := m.c.Progress.Load()
 	if err != nil || p == nil || m.pool == nil {
 		return
 	}
 	for _, it := range m.pool.Items {
-		if r, ok := p.Items[it.ID]; ok && r.Box >= 1 && r.Box < quiz.Mastered {
-			m.waiting++
+		r, ok := p.Items[it.ID]
+		switch {
+		case !ok:
+		case r.Box == quiz.BoxMissed:
+			m.missed++
+		case r.Box > quiz.BoxMissed && r.Box < quiz.Mastered:
+			m.learning++
 		}
 	}
 	if n := len(p.Exams); n > 0 {
@@ -147,6 +157,19 @@ func (m *quizMenu) refresh() {
 		}
 		m.lastRun = fmt.Sprintf("last exam %d/%d %s", e.Correct, e.Questions, mark)
 	}
+}
+
+// reviewCounts is what a review brings back, "2 missed · 7 still
+// learning", or "" when nothing waits.
+func (m *quizMenu) reviewCounts() string {
+	var parts []string
+	if m.missed > 0 {
+		parts = append(parts, fmt.Sprintf("%d missed", m.missed))
+	}
+	if m.learning > 0 {
+		parts = append(parts, fmt.Sprintf("%d still learning", m.learning))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // Capturing is true while digits are being typed: q does not quit then.
@@ -308,7 +331,13 @@ func (m *quizMenu) startSetup() tea.Cmd {
 		return m.start(quiz.Options{Mode: quiz.Exam, Count: m.eCount, Duration: time.Duration(m.eMinutes) * time.Minute,
 			PassMark: float64(m.ePass) / 100, Seed: m.seed})
 	}
-	return m.start(quiz.Options{Mode: quiz.Practice, Topic: m.topicID(), Count: m.pCount, Seed: m.seed})
+	return m.start(quiz.Options{Mode: quiz.Practice, Topic: m.topicID(), Count: m.practiceCount(), Seed: m.seed})
+}
+
+// practiceCount is the chosen practice length, clamped to what the topic
+// offers: what the set-up shows and what a start asks for.
+func (m *quizMenu) practiceCount() int {
+	return max(min(m.pCount, m.available()), 1)
 }
 
 func (m *quizMenu) start(o quiz.Options) tea.Cmd {
@@ -359,7 +388,7 @@ func (m *quizMenu) value() int {
 		return 0
 	}
 	if m.field == 1 {
-		return m.pCount
+		return m.practiceCount()
 	}
 	return m.topic
 }
@@ -383,16 +412,20 @@ func (m *quizMenu) set(n int) {
 	}
 	switch m.field {
 	case 0:
+		// The chosen count stays; the topic only limits what is shown.
 		m.topic = (n + len(quiz.Topics) + 1) % (len(quiz.Topics) + 1)
-		m.pCount = clamp(m.pCount, 1, max(m.available(), 1))
 	case 1:
-		m.pCount = clamp(n, 1, max(m.available(), 1))
+		// A typed count larger than the topic is kept for larger topics.
+		m.pCount = clamp(n, 1, max(len(m.pool.Items), 1))
 	}
 }
 
 func (m *quizMenu) change(d int) {
 	if m.setup == menuExam && m.field == 2 {
 		d *= 5
+	}
+	if m.setup == menuPractice && m.field == 1 && m.value()+d > m.available() {
+		return // already all the topic has: keep the chosen count
 	}
 	m.set(m.value() + d)
 }
@@ -416,8 +449,8 @@ func (m *quizMenu) View() string {
 		}
 	case m.pool != nil:
 		info := fmt.Sprintf("%d questions and drills on %d topics", len(m.pool.Items), len(quiz.Topics))
-		if m.waiting > 0 {
-			info += fmt.Sprintf(" · %d waiting for review", m.waiting)
+		if r := m.reviewCounts(); r != "" {
+			info += " · for review: " + r
 		}
 		if m.lastRun != "" {
 			info += " · " + m.lastRun
@@ -449,7 +482,11 @@ func (m *quizMenu) View() string {
 		}
 		name := e.name
 		if i == menuReview && m.pool != nil {
-			name += st.Muted.Render(fmt.Sprintf(" (%d waiting)", m.waiting))
+			r := m.reviewCounts()
+			if r == "" {
+				r = "nothing waiting"
+			}
+			name += st.Muted.Render(" (" + r + ")")
 		}
 		add(lead + ns.Render(e.name) + strings.TrimPrefix(name, e.name))
 		d := quizWrap(e.desc, max(w-6, 10))
@@ -495,7 +532,7 @@ func (m *quizMenu) setupView() []string {
 		}
 		rows = []row{
 			{"Topic", topic, fmt.Sprintf("%d questions and drills", m.available())},
-			{"Questions", num(1, m.pCount), fmt.Sprintf("of %d", m.available())},
+			{"Questions", num(1, m.practiceCount()), m.countNote()},
 		}
 	}
 	for i, r := range rows {
@@ -520,6 +557,16 @@ func (m *quizMenu) setupView() []string {
 		add(" " + st.Muted.Render(l))
 	}
 	return out
+}
+
+// countNote is "of 240", or on a topic smaller than the chosen count
+// "of 6 (all of them; 10 on a larger topic)".
+func (m *quizMenu) countNote() string {
+	avail := m.available()
+	if m.pCount > avail && avail > 0 {
+		return fmt.Sprintf("of %d (all of them; %d on a larger topic)", avail, m.pCount)
+	}
+	return fmt.Sprintf("of %d", avail)
 }
 
 // ---------------------------------------------------------------------

@@ -101,6 +101,9 @@ func (m *examResults) ShortHelp() []key.Binding {
 	if m.page >= 0 {
 		bs = append(bs, m.item(m.page).ShortHelp()...)
 	}
+	if len(m.res.Missed) > 0 {
+		bs = append(bs, withHelp(k.Practise, "p", "practise these"))
+	}
 	return append(bs, withHelp(k.Results, "r", "all results"))
 }
 
@@ -109,8 +112,33 @@ func (m *examResults) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{withHelp(k.Prev, "←/[", "previous answer (first: the overview)"), withHelp(k.Forward, "→/]", "next answer"),
 			withHelp(m.c.Nav.Up, "↑/↓", "scroll"), withHelp(m.c.Nav.PageDown, "pgup/pgdn", "page"), k.Part},
-		{withHelp(k.Results, "r", "your results: mastery, history, weakest topics"), withHelp(m.c.Keys.Back, "esc", "back to the menu")},
+		{withHelp(k.Practise, "p/enter", "review the questions you missed, in exam order (enter on the overview)"),
+			withHelp(k.Results, "r", "your results: mastery, history, weakest topics"), withHelp(m.c.Keys.Back, "esc", "back to the menu")},
 	}
+}
+
+// reviewMissed starts a review of exactly the questions this exam
+// missed, in exam order, each checked and explained as it is answered.
+func (m *examResults) reviewMissed() tea.Cmd {
+	missed := map[string]bool{}
+	for _, id := range m.res.Missed {
+		missed[id] = true
+	}
+	var items []*quiz.Item
+	for _, it := range m.s.Items {
+		if missed[it.ID] {
+			items = append(items, it)
+			delete(missed, it.ID) // an item drawn twice comes back once
+		}
+	}
+	if len(items) == 0 {
+		m.c.SetStatus(StatusInfo, "nothing to revisit: every answer was right · r shows your results")
+		return nil
+	}
+	s := &quiz.Session{Mode: quiz.Review, Items: items, Answers: make([]quiz.Answer, len(items)),
+		Flags: make([]bool, len(items)), Started: quizNow(), PassMark: m.s.PassMark, Seed: m.s.Seed}
+	m.c.SetStatus(StatusInfo, "reviewing the %s you missed, in exam order", quizPlural(len(items), "question"))
+	return send(quizNavMsg{push: newQuizSession(m.c, m.pool, s, nil)})
 }
 
 func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -128,6 +156,8 @@ func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(k, keys.Results):
 		return m, send(quizNavMsg{push: newQuizResults(m.c, m.pool)})
+	case key.Matches(k, keys.Practise), m.page < 0 && key.Matches(k, keys.Open):
+		return m, m.reviewMissed()
 	}
 	if m.page >= 0 {
 		m.item(m.page).Update(k)
@@ -253,9 +283,16 @@ func (m *examResults) overview() []string {
 	add("")
 	add(" " + st.Heading.Render("Your answers") + st.Muted.Render(" · → walks through each with every explanation"))
 	add(m.answerRow(w))
-	if len(r.Missed) > 0 {
+	if n := len(r.Missed); n > 0 {
 		add("")
-		add(" " + st.Muted.Render(fmt.Sprintf("%s to revisit: Review (from the menu) brings them back first.", quizPlural(len(r.Missed), "question"))))
+		these := "these " + fmt.Sprint(n)
+		if n == 1 {
+			these = "it"
+		}
+		text := fmt.Sprintf("%s to revisit. p or enter: practise %s now, a review of just the questions you missed, in exam order, each explained as you answer.", quizPlural(n, "question"), these)
+		for _, l := range quizWrap(text, max(w-2, 10)) {
+			add(" " + l)
+		}
 	}
 	return lines
 }

@@ -9,8 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errorlab/errorlab/sim/rules"
@@ -172,35 +170,300 @@ func (d *refDoc) bullet(text string) {
 	}
 }
 
+// table draws a bordered table exactly d.w cells wide. Cells wrap at
+// spaces only: a column is never narrower than its longest word (an
+// identifier such as explain_alternative or requiresUserAction stays
+// whole) while the columns' longest words fit side by side; the room left
+// goes where it saves the most rows. When the longest words do not fit
+// side by side, the table becomes one column of "header: text" lines.
 func (d *refDoc) table(headers []string, rows [][]string) {
 	st := d.st
-	headers = slices.Clone(headers)
-	for i := range headers {
-		headers[i] = keepCodes(headers[i])
+	if !tableFits(headers, rows, d.w) && len(headers) > 1 {
+		// Too narrow for the columns' longest words side by side: one
+		// column, each row's cells as "header: text" lines.
+		var one [][]string
+		for _, r := range rows {
+			var parts []string
+			for j, c := range r {
+				if j < len(headers) && headers[j] != "" {
+					c = headers[j] + ": " + c
+				}
+				parts = append(parts, c)
+			}
+			one = append(one, []string{strings.Join(parts, "\n")})
+		}
+		var names []string
+		for _, h := range headers {
+			if h != "" {
+				names = append(names, h)
+			}
+		}
+		headers, rows = []string{strings.Join(names, " · ")}, one
 	}
-	cells := make([][]string, len(rows))
-	for i, r := range rows {
-		cells[i] = make([]string, len(r))
-		for j, c := range r {
-			cells[i][j] = keepCodes(c)
+	all := append([][]string{headers}, rows...)
+	n := len(headers)
+	cells := make([][]string, len(all))
+	for i, r := range all {
+		cells[i] = make([]string, n)
+		for j := range n {
+			if j < len(r) {
+				cells[i][j] = keepCodes(r[j])
+			}
 		}
 	}
-	rows = cells
-	t := table.New().
-		Border(lipgloss.RoundedBorder()).
-		BorderStyle(st.TableBorder).
-		BorderRow(true).
-		Headers(headers...).
-		Rows(rows...).
-		Width(d.w).
-		Wrap(true).
-		StyleFunc(func(row, col int) lipgloss.Style {
-			if row == table.HeaderRow {
-				return st.TableHeader
+	widths := tableWidths(cells, d.w)
+	border := func(l, mid, r string) string {
+		var b strings.Builder
+		b.WriteString(l)
+		for j, cw := range widths {
+			if j > 0 {
+				b.WriteString(mid)
 			}
-			return st.TableCell
-		})
-	d.add(t.Render())
+			b.WriteString(strings.Repeat("─", cw+2))
+		}
+		b.WriteString(r)
+		return st.TableBorder.Render(b.String())
+	}
+	bar := st.TableBorder.Render("│")
+	head, body := st.TableHeader.UnsetPadding(), st.TableCell.UnsetPadding()
+	out := []string{border("╭", "┬", "╮")}
+	for i, r := range cells {
+		if i > 0 {
+			out = append(out, border("├", "┼", "┤"))
+		}
+		cs := body
+		if i == 0 {
+			cs = head
+		}
+		wrapped := make([][]string, n)
+		h := 1
+		for j, c := range r {
+			wrapped[j] = cellLines(c, widths[j])
+			h = max(h, len(wrapped[j]))
+		}
+		for k := range h {
+			var b strings.Builder
+			b.WriteString(bar)
+			for j := range n {
+				l := ""
+				if k < len(wrapped[j]) {
+					l = wrapped[j][k]
+				}
+				b.WriteString(" " + cs.Render(l) + strings.Repeat(" ", widths[j]-ansi.StringWidth(l)) + " " + bar)
+			}
+			out = append(out, b.String())
+		}
+	}
+	out = append(out, border("╰", "┴", "╯"))
+	d.add(strings.Join(out, "\n"))
+}
+
+// cellLines wraps a cell's text to w cells at spaces, keeping its line
+// breaks; a word wider than w is cut.
+func cellLines(text string, w int) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		if strings.TrimSpace(para) == "" {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, wrapWords(para, max(w, 1))...)
+	}
+	return out
+}
+
+// tableWidths shares a table's text room (w less a border and a space
+// each side of every cell) among its columns so the table is exactly w
+// wide. Each column needs its longest word and would like its longest
+// line. When every column can have its longest line, the spare room is
+// shared in proportion to those lines; when not, each column gets its
+// longest word and fitColumns spends the rest where it saves the most
+// rows; when even the longest words do not fit (table draws such a table
+// as one column first), the room is shared in proportion to them and
+// words are cut.
+func tableWidths(cells [][]string, w int) []int {
+	n := 0
+	if len(cells) > 0 {
+		n = len(cells[0])
+	}
+	if n == 0 {
+		return nil
+	}
+	room := w - 3*n - 1
+	minW, natW := columnNeeds(cells, n)
+	sum := func(xs []int) int {
+		t := 0
+		for _, x := range xs {
+			t += x
+		}
+		return t
+	}
+	var base, weight []int
+	switch {
+	case sum(natW) <= room:
+		base, weight = natW, natW
+	case sum(minW) <= room:
+		base = fitColumns(cells, minW, natW, room)
+		weight = make([]int, n)
+		for j := range n {
+			weight[j] = natW[j] - base[j]
+		}
+	default:
+		base, weight = make([]int, n), minW
+	}
+	return shareRoom(base, weight, max(room, n))
+}
+
+// fitColumns widens columns from their longest words (minW) towards
+// their longest lines (natW) within room, a few cells at a time, each time
+// where the table loses the most rows per cell given (then the most
+// wrapped lines in its cells: "protocol error" on one line rather than
+// two). It stops when no widening within room shortens anything.
+func fitColumns(cells [][]string, minW, natW []int, room int) []int {
+	n := len(minW)
+	widths := slices.Clone(minW)
+	// The first column names the rows ("protocol error", "what
+	// happened"): it starts with up to a quarter of the room, so a short
+	// label reads on one line.
+	total := 0
+	for _, x := range minW {
+		total += x
+	}
+	if n > 1 {
+		widths[0] = max(minW[0], min(natW[0], room/4, room-(total-minW[0])))
+		total += widths[0] - minW[0]
+	}
+	// A header reads on one line when the room allows.
+	for j := range n {
+		if hw := ansi.StringWidth(strings.Join(strings.Fields(cells[0][j]), " ")); hw > widths[j] && total+hw-widths[j] <= room {
+			total += hw - widths[j]
+			widths[j] = hw
+		}
+	}
+	type key struct{ col, w int }
+	memo := map[key][]int{}
+	linesAt := func(j, w int) []int {
+		k := key{j, w}
+		if ls, ok := memo[k]; ok {
+			return ls
+		}
+		ls := make([]int, len(cells))
+		for i, r := range cells {
+			ls[i] = len(cellLines(r[j], w))
+		}
+		memo[k] = ls
+		return ls
+	}
+	// cost is the table's rows, then the lines of all its cells.
+	cost := func(ws []int) int {
+		rows, lines := 0, 0
+		per := make([][]int, n)
+		for j := range n {
+			per[j] = linesAt(j, ws[j])
+		}
+		for i := range cells {
+			h := 0
+			for j := range n {
+				h = max(h, per[j][i])
+				lines += per[j][i]
+			}
+			rows += h
+		}
+		return rows*1000 + lines
+	}
+	left := room
+	for _, x := range widths {
+		left -= x
+	}
+	cur := cost(widths)
+	for left > 0 {
+		bestJ, bestK, bestGain := -1, 0, 0
+		for j := range n {
+			for k := 1; k <= left && widths[j]+k <= natW[j]; k++ {
+				ws := slices.Clone(widths)
+				ws[j] += k
+				if gain := cur - cost(ws); gain > 0 {
+					// gain per cell, compared without division.
+					if bestJ < 0 || gain*bestK > bestGain*k {
+						bestJ, bestK, bestGain = j, k, gain
+					}
+					break
+				}
+			}
+		}
+		if bestJ < 0 {
+			break
+		}
+		widths[bestJ] += bestK
+		left -= bestK
+		cur -= bestGain
+	}
+	return widths
+}
+
+// tableFits reports whether a table's columns can sit side by side at
+// width w with no word cut.
+func tableFits(headers []string, rows [][]string, w int) bool {
+	cells := append([][]string{headers}, rows...)
+	minW, _ := columnNeeds(cells, len(headers))
+	room := w - 3*len(headers) - 1
+	for _, x := range minW {
+		room -= x
+	}
+	return room >= 0
+}
+
+// columnNeeds is each column's longest word and longest line.
+func columnNeeds(cells [][]string, n int) (minW, natW []int) {
+	minW, natW = make([]int, n), make([]int, n)
+	for _, r := range cells {
+		for j, c := range r[:min(len(r), n)] {
+			for _, para := range strings.Split(c, "\n") {
+				natW[j] = max(natW[j], ansi.StringWidth(strings.Join(strings.Fields(para), " ")))
+				for _, word := range strings.Fields(para) {
+					minW[j] = max(minW[j], ansi.StringWidth(word))
+				}
+			}
+		}
+	}
+	for j := range n {
+		minW[j], natW[j] = max(minW[j], 1), max(natW[j], minW[j], 1)
+	}
+	return minW, natW
+}
+
+// shareRoom gives each column its base plus a share of what is left of
+// room in proportion to weight, rounding so the widths add up to room
+// exactly (largest remainders first), and at least one cell each.
+func shareRoom(base, weight []int, room int) []int {
+	n := len(base)
+	out := slices.Clone(base)
+	left, total := room, 0
+	for j := range n {
+		left -= base[j]
+		total += weight[j]
+	}
+	if total == 0 {
+		weight = slices.Repeat([]int{1}, n)
+		total = n
+	}
+	type rem struct{ j, r int }
+	var rems []rem
+	given := 0
+	for j := range n {
+		share := left * weight[j] / total
+		out[j] += share
+		given += share
+		rems = append(rems, rem{j, left * weight[j] % total})
+	}
+	slices.SortStableFunc(rems, func(a, b rem) int { return b.r - a.r })
+	for k := 0; k < left-given; k++ {
+		out[rems[k%n].j]++
+	}
+	for j := range n {
+		out[j] = max(out[j], 1)
+	}
+	return out
 }
 
 func (d *refDoc) rule(id string) string {
@@ -227,7 +490,14 @@ func buildReference(st *Styles, w int) (string, []int, []string) {
 	})
 	d.para("Anti-pattern:", d.rule(rules.RuleGoError))
 	d.add("")
-	d.add(st.Bold.Render("Spec revisions") + st.Muted.Render(" (each lab screen says which one it follows; r switches)"))
+	for i, l := range strings.Split(ansi.Wrap("Spec revisions (each lab screen says which one it follows; r switches)", d.w, ""), "\n") {
+		if i == 0 && strings.HasPrefix(l, "Spec revisions") {
+			l = st.Bold.Render("Spec revisions") + st.Muted.Render(l[len("Spec revisions"):])
+		} else {
+			l = st.Muted.Render(l)
+		}
+		d.add(l)
+	}
 	d.table([]string{"revision", "arguments that fail inputSchema", "what else changed"}, [][]string{
 		{string(rules.Rev20250618), "protocol error -32602 (how the original lessons read the spec)", "initialize handshake; the baseline"},
 		{string(rules.Rev20251125), "tool execution error, isError: true, so the model can correct itself (SEP-1303)", "unknown tool stays -32602"},
@@ -266,7 +536,7 @@ func buildReference(st *Styles, w int) (string, []int, []string) {
 	// §3
 	d.heading(3, "Structured metadata")
 	d.para("", d.rule(rules.RuleMetadataFields))
-	d.table([]string{"field", "what it carries", "when"}, [][]string{
+	meta := [][]string{
 		{"errorCategory", "transient, validation, business or permission", "every error (canonical)"},
 		{"isRetryable", "would the identical call work later?", "every error (canonical)"},
 		{"description", "what went wrong and what to try next, for the model", "every error (canonical)"},
@@ -277,7 +547,18 @@ func buildReference(st *Styles, w int) (string, []int, []string) {
 		{"correlationId", "a handle for the server log; no internals", "unexpected faults"},
 		{"requiresUserAction", "the user must confirm first", "unconfirmed destructive actions"},
 		{"partialResults, attempted", "what was obtained and what was tried", "a subagent reporting upward"},
-	})
+	}
+	if metaHead := []string{"field", "what it carries", "when"}; tableFits(metaHead, meta, w) {
+		d.table(metaHead, meta)
+	} else {
+		// Too narrow for three columns with whole names: "when" joins
+		// the description.
+		var two [][]string
+		for _, r := range meta {
+			two = append(two, []string{r[0], r[1] + "\n\nwhen: " + r[2]})
+		}
+		d.table([]string{"field", "what it carries"}, two)
+	}
 	d.para("Where it goes:", d.rule(rules.RuleMetadataMirror)+" "+d.rule(rules.RuleOutputSchema))
 	d.para("Other spellings a grader accepts:", "category, retriable or retryable, recoverable, automatic_retry_allowed, message, suggested_action, and an {ok, data, error} envelope. They are recognised and flagged as non-canonical.")
 	d.bullet(rules.Lookup(rules.RuleGenericMessage).Title + ": " + d.rule(rules.RuleGenericMessage))

@@ -66,6 +66,14 @@ type callDoneMsg struct {
 	err   error
 }
 
+// goodCustomerMsg carries the customerMessage of the good-style response
+// to the scenario's call, fetched for the verdict's "Tell the customer".
+type goodCustomerMsg struct {
+	owner *scenarioScreen
+	gen   int
+	text  string
+}
+
 type diffDoneMsg struct {
 	owner *scenarioScreen
 	state diffState
@@ -100,6 +108,12 @@ type scenarioScreen struct {
 	// caveat explains, under a bad style, that the verdict is graded on
 	// what really happened and what the response on screen fails to say.
 	caveat *styleCaveat
+	// toolCustomer is the customerMessage the good response carries, for
+	// "Tell the customer:" (the scenario's own text when it carries none).
+	toolCustomer string
+	// customerGen changes with every verdict; a late goodCustomerMsg for
+	// an older one is dropped.
+	customerGen int
 	// gen counts resets of the runs (s, r); a call started before a reset
 	// is dropped when it returns.
 	gen int
@@ -215,6 +229,14 @@ func (m *scenarioScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.callDone(msg)
+	case goodCustomerMsg:
+		if msg.owner != m || msg.gen != m.customerGen {
+			return m, nil
+		}
+		if msg.text != m.toolCustomer {
+			m.toolCustomer = msg.text
+			m.lowerGen++
+		}
 	case diffDoneMsg:
 		if msg.owner != m {
 			return m, nil
@@ -256,7 +278,7 @@ func (m *scenarioScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.call()
 	case key.Matches(k, ks.Choose):
-		m.choose(k.String())
+		return m.choose(k.String())
 	case key.Matches(k, ks.Style):
 		return m.cycleStyle()
 	case key.Matches(k, ks.Revision):
@@ -433,6 +455,8 @@ func (m *scenarioScreen) resetRun() {
 // longer on screen.
 func (m *scenarioScreen) clearVerdict() {
 	m.chosen, m.verdict, m.caveat = "", nil, nil
+	m.toolCustomer = ""
+	m.customerGen++
 	m.lowerGen++
 }
 
@@ -605,19 +629,22 @@ func revisionBlurb(r rules.Revision) string {
 	return ""
 }
 
-func (m *scenarioScreen) choose(digit string) {
+func (m *scenarioScreen) choose(digit string) tea.Cmd {
 	n := int(digit[0] - '0')
 	if n < 1 || n > len(rules.Actions) {
-		return
+		return nil
 	}
 	if !m.hasResponse() {
 		m.c.SetStatus(StatusWarn, "make the call first (enter) and read the response")
-		return
+		return nil
 	}
 	a := rules.Actions[n-1]
-	v := m.sc.Score(m.rev, a)
+	// Grade what is on screen: a bad style can show a protocol error for
+	// a tool that ran, and reading that as a server to fix is sound.
+	v := m.sc.ScoreSeen(m.rev, m.seenLayer(), a)
 	m.chosen, m.verdict = a, &v
 	m.lowerGen++
+	cmd := m.fetchCustomer()
 	m.refreshCaveat()
 	m.setFocus(focusLower)
 	m.lowerKey = lowerKey{} // force a rebuild, scrolled to the top
@@ -630,7 +657,7 @@ func (m *scenarioScreen) choose(digit string) {
 	defer m.c.afterWrite()
 	if err != nil {
 		m.c.SetStatus(StatusError, "%s, but progress was not saved: %v", gradeWord(v.Grade), err)
-		return
+		return cmd
 	}
 	after := m.c.mark(m.sc.ID)
 	next := "n for the next scenario"
@@ -649,6 +676,69 @@ func (m *scenarioScreen) choose(digit string) {
 	default:
 		m.c.SetStatus(StatusError, "not the best move: %s · try another number", a.Title())
 	}
+	return cmd
+}
+
+// fetchCustomer finds the customerMessage of the good-style response for
+// the verdict's "Tell the customer:", shown with the best answer only:
+// from a good response at hand (the comparison's good side, or the good
+// style's last call), or else from a fresh good-style call in a command.
+func (m *scenarioScreen) fetchCustomer() tea.Cmd {
+	m.customerGen++
+	m.toolCustomer = ""
+	if v := m.verdict; v == nil || v.Grade != rules.GradeBest || v.Action != m.sc.BestAction {
+		return nil
+	}
+	var good *wire.Exchange
+	switch {
+	case m.diff != nil && m.diff.rev == m.rev:
+		good = &m.diff.goodEx
+	case m.runs[runKey{mockserver.StyleGood, m.rev}] != nil && m.runs[runKey{mockserver.StyleGood, m.rev}].last != nil:
+		good = m.runs[runKey{mockserver.StyleGood, m.rev}].last
+	}
+	if good != nil {
+		m.toolCustomer = customerMessageOf(good.Response)
+		return nil
+	}
+	sc, rev, owner, gen := m.sc, m.rev, m, m.customerGen
+	return safe("the good response", func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		ex, err := sc.Exchange(ctx, mockserver.StyleGood, rev)
+		if err != nil {
+			return goodCustomerMsg{owner: owner, gen: gen}
+		}
+		return goodCustomerMsg{owner: owner, gen: gen, text: customerMessageOf(ex.Response)}
+	})
+}
+
+// customerMessageOf is the customerMessage a response's metadata carries.
+func customerMessageOf(resp []byte) string {
+	c, err := rules.Classify(resp)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(c.Meta.CustomerMessage)
+}
+
+// seenLayer is the layer of the response the verdict is given on: the
+// current exchange's, or in the comparison the bad side's. "" when there
+// is none or it is not a JSON-RPC response.
+func (m *scenarioScreen) seenLayer() rules.Layer {
+	var resp []byte
+	switch {
+	case m.diffOn && m.diff != nil:
+		resp = m.diff.badEx.Response
+	case m.cur() != nil && m.cur().last != nil:
+		resp = m.cur().last.Response
+	default:
+		return ""
+	}
+	c, err := rules.Classify(resp)
+	if err != nil {
+		return ""
+	}
+	return c.Layer
 }
 
 func (m *scenarioScreen) hasResponse() bool {
@@ -1017,4 +1107,22 @@ func (m *scenarioScreen) ExportRecord() (exportRecord, string, bool, string) {
 		return exportRecord{}, "", false, "nothing to write yet: make the call first (enter)"
 	}
 	return m.sc.Record(ex, style, attempt), exportName(m.sc.ID, style, ex.Revision, attempt), true, ""
+}
+
+// SideNote implements sideNoter: in the comparison with the verdict
+// focused, y and w take the envelope pane focused last, which the learner
+// may not have in mind; the status then says which side and how to pick.
+func (m *scenarioScreen) SideNote() sideNote {
+	if !m.diffOn || m.diff == nil || m.focus != focusLower {
+		return sideNote{}
+	}
+	what := "good response"
+	if m.lastPane == focusRequest {
+		what = m.diff.bad.Label() + " response"
+	}
+	where := "bad left, good right"
+	if m.stacked {
+		where = "bad above, good below"
+	}
+	return sideNote{what: what, note: "compare: " + where + "; tab to choose"}
 }

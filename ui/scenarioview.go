@@ -427,7 +427,7 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 	if cv := m.caveat; cv != nil {
 		out = append(out, m.caveatLines(*cv, w)...)
 	}
-	if fb := strings.TrimSpace(v.Feedback); fb != "" {
+	if fb := strings.TrimSpace(stripVerdict(strings.Join(strings.Fields(v.Feedback), " "), gradeWords(v.Grade)...)); fb != "" {
 		// The feedback is written against the good response; under a
 		// style that hides the failure, say so rather than seem to quote
 		// the response on screen.
@@ -446,13 +446,31 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 	// The customer message is what the best move says to the customer:
 	// shown with that answer only, so it never follows a wrong one or
 	// gives the best answer away.
-	if cm := strings.TrimSpace(m.sc.CustomerMessage); cm != "" && v.Grade == rules.GradeBest && v.Action == m.sc.BestAction {
+	// The words come from the good response's customerMessage, what the
+	// tool actually supplied, when it carries one.
+	cm := m.toolCustomer
+	if cm == "" {
+		cm = strings.TrimSpace(m.sc.CustomerMessage)
+	}
+	if cm != "" && v.Grade == rules.GradeBest && v.Action == m.sc.BestAction {
 		out = append(out, wrapLead(st.Bold, "Tell the customer:", "“"+strings.Join(strings.Fields(cm), " ")+"”", w, st.Plain)...)
 	}
 	if tk := strings.TrimSpace(m.sc.Takeaway); tk != "" {
 		out = append(out, wrapLead(st.Bold, "Takeaway:", styleWords(strings.Join(strings.Fields(tk), " ")), w, st.Plain)...)
 	}
 	return out
+}
+
+// gradeWords are the verdict words the verdict line already says for a
+// grade, which the scenario's feedback need not repeat.
+func gradeWords(g rules.Grade) []string {
+	switch g {
+	case rules.GradeBest:
+		return bestWords
+	case rules.GradeAcceptable:
+		return acceptableWords
+	}
+	return wrongWords
 }
 
 // caveatLines says, under a bad style, that the verdict is graded on what

@@ -1,0 +1,369 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+// The Reference fits every width from 60 to 300: no line is wider than
+// the screen, every table is exactly as wide as the page and keeps its
+// right border, and no identifier is cut in two.
+func TestReferenceTablesFitEveryWidth(t *testing.T) {
+	idents := []string{"isRetryable", "errorCategory", "structuredContent", "requiresUserAction",
+		"retryAfterSeconds", "exampleArguments", "customerMessage", "correlationId", "partialResults",
+		"REFUND_WINDOW_EXCEEDED", "inputSchema", "outputSchema", "clientCapabilities", "protocolVersion",
+		"automatic_retry_allowed"}
+	for _, a := range rules.Actions {
+		idents = append(idents, string(a))
+	}
+	count := func(content string) map[string]int {
+		out := map[string]int{}
+		for _, id := range idents {
+			out[id] = strings.Count(content, id)
+		}
+		return out
+	}
+	wide, _, _ := buildReference(DefaultStyles(nil), 300)
+	want := count(ansi.Strip(wide))
+	for _, id := range idents {
+		if want[id] == 0 {
+			t.Errorf("the Reference never names %s", id)
+		}
+	}
+	for w := 60; w <= 300; w++ {
+		full, _, _ := buildReference(DefaultStyles(nil), w)
+		content := ansi.Strip(full)
+		tables := 0
+		for i, l := range strings.Split(content, "\n") {
+			lw := ansi.StringWidth(l)
+			if lw > w {
+				t.Fatalf("width %d, line %d is %d cells wide: %q", w, i, lw, l)
+			}
+			first, _ := firstRune(l)
+			if !strings.ContainsRune("╭├│╰", first) {
+				continue
+			}
+			tables++
+			last := []rune(l)[len([]rune(l))-1]
+			if !strings.ContainsRune("╮┤│╯", last) || lw != w {
+				t.Fatalf("width %d, line %d lacks its right border or is not %d wide (%d): %q", w, i, w, lw, l)
+			}
+		}
+		if tables == 0 {
+			t.Fatalf("width %d: no tables", w)
+		}
+		got := count(content)
+		for _, id := range idents {
+			// Narrow layouts may name a field once more (§2's
+			// "isRetryable:" under each category), never less.
+			if got[id] < want[id] {
+				t.Fatalf("width %d: %s appears whole %d times, at 300 %d times (cut mid-word?)", w, id, got[id], want[id])
+			}
+		}
+	}
+}
+
+func firstRune(s string) (rune, bool) {
+	for _, r := range s {
+		return r, true
+	}
+	return 0, false
+}
+
+const goErrorID = "refund-handler-go-error"
+
+// Item 1: the verdict grades the response on screen. With the protocol
+// error style, "fix the client or server" is a sound reading of a -32603
+// for a tool that ran: acceptable, citing the go-error rule, with a Why
+// about the wire (not "answered with a result").
+func TestVerdictGradesTheResponseOnScreen(t *testing.T) {
+	m := openAt(t, goErrorID, size120, press("s"))
+	if s := scenarioOf(t, m); s.style != mockserver.StyleProtocolError {
+		t.Fatalf("s chose %s, not the protocol error style", s.style)
+	}
+	m, _ = drive(m, press("enter"), press(keyOf(rules.FixClient)))
+	v := scenarioOf(t, m).verdict
+	if v == nil || v.Grade != rules.GradeAcceptable || v.Rule.ID != rules.RuleGoError {
+		t.Fatalf("verdict %+v, want acceptable under %s", v, rules.RuleGoError)
+	}
+	view := strings.Join(strings.Fields(lowerView(t, m)), " ")
+	for _, want := range []string{"✓ Acceptable: 8 Fix the client or server", "Rule: §1 A handler that returns an error", "Why: On the wire this is a protocol error"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("verdict lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "answered with a result") {
+		t.Errorf("the verdict says the tool answered with a result, which the screen does not show:\n%s", view)
+	}
+	// The good style shows an isError result: fixing the client is wrong.
+	m = openAt(t, goErrorID, size120, press("enter"), press(keyOf(rules.FixClient)))
+	if v := scenarioOf(t, m).verdict; v == nil || v.Grade != rules.GradeWrong {
+		t.Errorf("good style: %+v, want wrong", v)
+	}
+	// In the comparison the bad side is graded.
+	m = openAt(t, goErrorID, size120, press("d"), press(keyOf(rules.FixClient)))
+	if v := scenarioOf(t, m).verdict; v == nil || v.Grade != rules.GradeAcceptable {
+		t.Errorf("comparison: %+v, want acceptable (the bad side)", v)
+	}
+}
+
+// Item 2: a verdict word at the start of an explanation is dropped where
+// the label beside it already says it.
+func TestStripVerdict(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		words []string
+		want  string
+	}{
+		{"Right. The tool ran.", rightWords, "The tool ran."},
+		{"Wrong. isRetryable is false.", wrongWords, "isRetryable is false."},
+		{"Not quite. A person adds delay.", wrongWords, "A person adds delay."},
+		{"Correct! Escalate.", rightWords, "Escalate."},
+		{"Acceptable: the accounts team is the other path.", acceptableWords, "The accounts team is the other path."},
+		{"Best. Resend once.", bestWords, "Resend once."},
+		{"Yes: isError: true is right.", rightWords, "isError: true is right."},
+		{"Right, and the best move.", rightWords, "Right, and the best move."},
+		{"Wrong for this SDK. That is what happens.", wrongWords, "Wrong for this SDK. That is what happens."},
+		{"No coordinator is involved.", wrongWords, "No coordinator is involved."},
+		{"Wrong.", wrongWords, "Wrong."},
+		{"Right. The tool ran.", wrongWords, "Right. The tool ran."},
+	} {
+		if got := stripVerdict(c.in, c.words...); got != c.want {
+			t.Errorf("stripVerdict(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// A scenario's feedback under the verdict line.
+	m := openTimeout(t, Options{}, press("enter"), press(retryKey()))
+	view := lowerView(t, m)
+	if line := lineWith(view, "Here:"); line == "" || strings.Contains(line, "Here: Right") {
+		t.Errorf("feedback line %q", line)
+	}
+	// A quiz item's explanation under its tag.
+	pool := testPool(t)
+	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 1, Seed: 7})
+	qm := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Count: 1, Seed: 7})
+	qm, _ = drive(qm, answerKeys(s.Items[0], false)...)
+	qm, _ = drive(qm, press("enter"))
+	v := qm.View()
+	if !strings.Contains(v, "✓ correct") || strings.Contains(v, "correct: Yes") || strings.Contains(v, "correct · your pick: Yes") {
+		t.Errorf("double label in the explanations:\n%s", v)
+	}
+}
+
+// Item 3: moving the practice topic to a small one and back keeps the
+// chosen count.
+func TestPracticeCountSurvivesTopicChange(t *testing.T) {
+	var items []*quiz.Item
+	for i := range 30 {
+		items = append(items, testQuestion(fmt.Sprintf("t/big%d", i), quiz.Topics[0].ID, false, "A", "Stem?", "yes", "no"))
+	}
+	for i := range 3 {
+		items = append(items, testQuestion(fmt.Sprintf("t/small%d", i), quiz.Topics[1].ID, false, "A", "Stem?", "yes", "no"))
+	}
+	pool, err := quiz.NewPool(items, nil)
+	must(t, err)
+	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
+	m, _ := drive(New(Options{Catalog: subsetCatalog(t, timeoutID)}), size120)
+	for !strings.Contains(lineWith(m.View(), "▸"), "Practice & exam") {
+		m, _ = drive(m, press("down"))
+	}
+	m, _ = drive(m, press("enter"), press("enter"))
+	menu := m.(*App).top().(*quizMenu)
+	count := func() string { return strings.Join(strings.Fields(lineWith(m.View(), "Questions")), " ") }
+	if c := count(); !strings.Contains(c, "10") || !strings.Contains(c, "of 33") {
+		t.Fatalf("default count: %q", c)
+	}
+	m, _ = drive(m, press("right"), press("right")) // the second topic: 3 items
+	if c := count(); !strings.Contains(c, "‹ 3 ›") && !strings.Contains(c, " 3 of 3") {
+		t.Fatalf("small topic count: %q", c)
+	}
+	m, _ = drive(m, press("left"), press("left")) // back to all topics
+	if c := count(); !strings.Contains(c, "10 of 33") || menu.practiceCount() != 10 {
+		t.Fatalf("back on all topics the count is %q (%d), want 10", c, menu.practiceCount())
+	}
+	// Starting on the small topic asks for what it has.
+	m, _ = drive(m, press("right"), press("right"), press("enter"))
+	if s := sessionOf(t, m); len(s.s.Items) != 3 {
+		t.Errorf("small-topic practice has %d items", len(s.s.Items))
+	}
+}
+
+// Item 4: the menu says what Review counts; exam results offer to
+// practise the missed questions.
+func TestReviewWording(t *testing.T) {
+	pool := testPool(t)
+	store := quiz.Memory()
+	ids := []string{}
+	for _, it := range pool.Items {
+		ids = append(ids, it.ID)
+	}
+	if len(ids) < 5 {
+		t.Fatalf("pool of %d", len(ids))
+	}
+	must(t, store.RecordItem(ids[0], "x", false, quizT0))
+	must(t, store.RecordItem(ids[1], "x", false, quizT0))
+	for _, id := range ids[2:5] {
+		must(t, store.RecordItem(id, "x", true, quizT0))
+	}
+	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
+	m, _ := drive(New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store}), size120)
+	for !strings.Contains(lineWith(m.View(), "▸"), "Practice & exam") {
+		m, _ = drive(m, press("down"))
+	}
+	m, _ = drive(m, press("enter"))
+	if line := lineWith(m.View(), "Review"); !strings.Contains(line, "Review (2 missed · 3 still learning)") {
+		t.Errorf("menu review line %q", line)
+	}
+
+	// An exam with wrong answers: p practises exactly the missed ones.
+	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 3, Seed: 4})
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4})
+	m, _ = drive(m, answerKeys(s.Items[0], false)...)
+	m, _ = drive(m, press("right"))
+	m, _ = drive(m, answerKeys(s.Items[1], true)...)
+	m, _ = drive(m, press("s"), press("y"))
+	view := strings.Join(strings.Fields(m.View()), " ")
+	if !strings.Contains(view, "2 questions to revisit. p or enter: practise these 2 now") {
+		t.Errorf("results do not offer to practise the missed:\n%s", m.View())
+	}
+	m, _ = drive(m, press("p"))
+	rs := sessionOf(t, m)
+	if rs.s.Mode != quiz.Review || len(rs.s.Items) != 2 || rs.s.Items[0].ID != s.Items[0].ID || rs.s.Items[1].ID != s.Items[2].ID {
+		var got []string
+		for _, it := range rs.s.Items {
+			got = append(got, it.ID)
+		}
+		t.Errorf("p started %s of %v, want a review of %s and %s", rs.s.Mode, got, s.Items[0].ID, s.Items[2].ID)
+	}
+	if !strings.Contains(m.View(), "reviewing the 2 questions you missed") {
+		t.Errorf("no status:\n%s", m.View())
+	}
+}
+
+// Item 6: the series has no subagent view, so its help does not offer c;
+// a long situation is shown whole when the header has room, and at the
+// end of the summary when it has not.
+func TestAgentsHelpAndSituation(t *testing.T) {
+	cat := catalog(t)
+	m := openAgents(t, cat, scenarios.Afternoon.ID, size120)
+	if strings.Contains(m.View(), "c subagent") {
+		t.Errorf("the series advertises c:\n%s", m.View())
+	}
+	for _, b := range agentsOf(t, m).ShortHelp() {
+		if b.Enabled() && b.Help().Key == "c" {
+			t.Error("c is in the short help")
+		}
+	}
+	const id = "subagent-order-store-down"
+	sc, ok := cat.Get(id)
+	if !ok {
+		t.Skip("no " + id)
+	}
+	sit := strings.Join(strings.Fields(sc.Situation), " ")
+	m = openAgents(t, cat, id, size120)
+	if !strings.Contains(flat(m.View()), flat(sit)) {
+		t.Errorf("the situation is not whole at 120x40:\n%s", m.View())
+	}
+	if !strings.Contains(m.View(), "c subagent") {
+		t.Errorf("a subagent scenario lost c:\n%s", m.View())
+	}
+	m = openAgents(t, cat, id, tea.WindowSizeMsg{Width: 80, Height: 24})
+	a := agentsOf(t, m)
+	if !a.sitCut || !strings.Contains(flat(a.summaryLines(77)), flat("Situation: "+sit)) {
+		t.Errorf("at 80x24 the situation is not in the summary:\n%s", a.summaryLines(77))
+	}
+}
+
+// Item 7: the exam's leave prompt wraps at 60 columns.
+func TestExamLeavePromptWraps(t *testing.T) {
+	pool := testPool(t)
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4},
+		tea.WindowSizeMsg{Width: 60, Height: 24}, press("esc"))
+	view := m.View()
+	for _, want := range []string{"leave and discard", "n or esc stay in the exam"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("leave prompt lacks %q:\n%s", want, view)
+		}
+	}
+	for _, l := range strings.Split(view, "\n") {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("line wider than 60: %q", l)
+		}
+	}
+	m, _ = drive(m, press("esc"), press("s"))
+	if v := m.View(); !strings.Contains(v, "n or esc keep working") {
+		t.Errorf("submit prompt:\n%s", v)
+	}
+}
+
+// Item 8: in the comparison with the verdict focused, y and w say which
+// side they took.
+func TestCompareCopySaysWhichSide(t *testing.T) {
+	clip := &syncBuffer{}
+	// After a call the response pane was focused last: y takes the good
+	// side of the comparison.
+	m, _ := drive(New(Options{Catalog: catalog(t), ScenarioID: goErrorID, ExportDir: t.TempDir(), Clipboard: clip}),
+		size120, press("enter"), press("d"), press(keyOf(rules.RetrySame)))
+	if s := scenarioOf(t, m); s.focus != focusLower || !s.diffOn {
+		t.Fatalf("focus %d, diff %v", s.focus, s.diffOn)
+	}
+	m, _ = drive(m, press("y"))
+	if line := lineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the good response (compare: bad left, good right; tab to choose)") {
+		t.Errorf("copy status %q", line)
+	}
+	m, _ = drive(m, press("w"))
+	if st := m.(*App).c.status.Text; !strings.HasPrefix(st, "wrote the good response to ") || !strings.HasSuffix(st, ".json (compare: bad left, good right; tab to choose)") {
+		t.Errorf("write status %q", st)
+	}
+	// With an envelope focused the label names the side, no note.
+	m, _ = drive(m, press("tab"), press("y"))
+	if line := lineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the protocol error response (") || strings.Contains(line, "tab to choose") {
+		t.Errorf("copy status with the bad pane focused %q", line)
+	}
+	// Straight into the comparison, the request pane (the bad side) was
+	// focused last: the note says so.
+	m, _ = drive(New(Options{Catalog: catalog(t), ScenarioID: goErrorID, ExportDir: t.TempDir(), Clipboard: clip}),
+		size120, press("d"), press(keyOf(rules.RetrySame)), press("y"))
+	if line := lineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the protocol error response (compare: bad left, good right; tab to choose)") {
+		t.Errorf("copy status %q", line)
+	}
+}
+
+// Item 9: "Tell the customer:" quotes the customerMessage the good
+// response carries, under any style.
+func TestTellTheCustomerQuotesTheTool(t *testing.T) {
+	cat := catalog(t)
+	sc, ok := cat.Get(refundWindowID)
+	if !ok {
+		t.Skip("no " + refundWindowID)
+	}
+	ex, err := sc.Exchange(context.Background(), mockserver.StyleGood, sc.Revision())
+	must(t, err)
+	c, err := rules.Classify(ex.Response)
+	must(t, err)
+	want := c.Meta.CustomerMessage
+	if want == "" || want == strings.Join(strings.Fields(sc.CustomerMessage), " ") {
+		t.Skipf("the tool's customerMessage %q does not differ from the scenario's", want)
+	}
+	for _, keys := range [][]tea.Msg{
+		{press("enter"), press(keyOf(sc.BestAction))},             // good style
+		{press("s"), press("enter"), press(keyOf(sc.BestAction))}, // a bad style: fetched
+		{press("d"), press(keyOf(sc.BestAction))},                 // the comparison
+	} {
+		m := openAt(t, refundWindowID, size120, keys...)
+		view := flat(lowerView(t, m))
+		if !strings.Contains(view, flat("Tell the customer: “"+want+"”")) {
+			t.Errorf("%v: Tell the customer does not quote the tool:\n%s", keys, lowerView(t, m))
+		}
+	}
+}
