@@ -670,7 +670,7 @@ func BenchmarkQuizView(b *testing.B) {
 func quizScreenStates(t testing.TB) map[string]tea.Model {
 	t.Helper()
 	cat := catalog(t)
-	pool, err := loadQuizPool(context.Background(), cat)
+	pool, err := loadQuizPool(context.Background(), cat, nil)
 	if err != nil {
 		t.Fatalf("pool: %v", err)
 	}
