@@ -125,6 +125,27 @@ func scrollViewport(vp *viewport.Model, nav NavKeys, km tea.KeyMsg) bool {
 	return true
 }
 
+// scrollOffset moves a line offset for the navigation keys (line, page
+// of height-2, top, bottom at end) and reports whether k was one of them.
+// The caller clamps the result to its content.
+func scrollOffset(nav NavKeys, k tea.KeyMsg, off, height, end int) (int, bool) {
+	switch {
+	case key.Matches(k, nav.Up):
+		return off - 1, true
+	case key.Matches(k, nav.Down):
+		return off + 1, true
+	case key.Matches(k, nav.PageUp):
+		return off - max(height-2, 1), true
+	case key.Matches(k, nav.PageDown):
+		return off + max(height-2, 1), true
+	case key.Matches(k, nav.Top):
+		return 0, true
+	case key.Matches(k, nav.Bottom):
+		return end, true
+	}
+	return off, false
+}
+
 // View draws the box: the title in the top border, the scroll position in
 // the bottom one, a heavy border when focused (visible without colour).
 func (p *pane) View() string {

@@ -163,19 +163,7 @@ func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.item(m.page).Update(k)
 		return m, nil
 	}
-	nav := m.c.Nav
-	switch {
-	case key.Matches(k, nav.Up):
-		m.off--
-	case key.Matches(k, nav.Down):
-		m.off++
-	case key.Matches(k, nav.PageUp):
-		m.off -= max(m.h-2, 1)
-	case key.Matches(k, nav.PageDown):
-		m.off += max(m.h-2, 1)
-	case key.Matches(k, nav.Top):
-		m.off = 0
-	}
+	m.off, _ = scrollOffset(m.c.Nav, k, m.off, m.h, m.off)
 	m.off = max(m.off, 0)
 	return m, nil
 }
@@ -426,18 +414,8 @@ func (m *quizResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cursor = min(m.cursor+1, n-1)
 		m.rebuild()
 		m.follow()
-	case key.Matches(k, nav.Up):
-		m.off--
-	case key.Matches(k, nav.Down):
-		m.off++
-	case key.Matches(k, nav.PageUp):
-		m.off -= max(m.h-2, 1)
-	case key.Matches(k, nav.PageDown):
-		m.off += max(m.h-2, 1)
-	case key.Matches(k, nav.Top):
-		m.off = 0
-	case key.Matches(k, nav.Bottom):
-		m.off = len(m.lines)
+	default:
+		m.off, _ = scrollOffset(nav, k, m.off, m.h, len(m.lines))
 	}
 	m.off = max(min(m.off, len(m.lines)-m.h), 0)
 	return m, nil
