@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/ui"
+)
+
+// quizCmd is `errorlab quiz`: the TUI opened in a practice, exam or
+// review session.
+func (a *app) quizCmd() *cobra.Command {
+	var mode, topic string
+	var count, minutes int
+	var seed uint64
+	var pass float64
+	cmd := &cobra.Command{
+		Use:   "quiz",
+		Short: "Exam-style practice: practice, a timed mock exam, or review of what you missed",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := quiz.ParseMode(mode)
+			if err != nil {
+				return UsageError{err}
+			}
+			if topic != "" && quiz.TopicTitle(topic) == topic {
+				return usagef("unknown --topic %q: use one of %s", topic, strings.Join(topicIDs(), ", "))
+			}
+			if count < 0 || minutes < 0 {
+				return usagef("--count and --minutes must not be negative")
+			}
+			switch {
+			case pass > 0 && pass <= 1:
+				return usagef("--pass is a percentage: for a pass line of %g%% write --pass %g", pass*100, pass*100)
+			case pass < 1 || pass > 100:
+				return usagef("--pass is a percentage from 1 to 100 (got %g)", pass)
+			}
+			return a.open(&ui.QuizStart{Mode: m, Topic: topic, Count: count, Minutes: minutes, Seed: seed, PassMark: pass / 100}, "")
+		},
+	}
+	cmd.Flags().StringVar(&mode, "mode", "practice", "practice, exam or review")
+	cmd.Flags().StringVar(&topic, "topic", "", "only this topic: "+strings.Join(topicIDs(), ", "))
+	cmd.Flags().IntVar(&count, "count", 0, "number of questions (default 10; exam 20)")
+	cmd.Flags().IntVar(&minutes, "minutes", 0, "exam time limit in minutes (default 1.5 per question)")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed for a reproducible order")
+	cmd.Flags().Float64Var(&pass, "pass", 70, "exam pass line, percent")
+	return cmd
+}
+
+// topicIDs lists the quiz topics' ids in their order.
+func topicIDs() []string {
+	ids := make([]string, len(quiz.Topics))
+	for i, t := range quiz.Topics {
+		ids[i] = t.ID
+	}
+	return ids
+}
