@@ -103,6 +103,7 @@ func New(env Env) *cobra.Command {
 		Long: "errorlab teaches how MCP tools should report failure: isError, protocol errors versus\n" +
 			"tool execution errors, the four error categories and isRetryable, a valid empty result\n" +
 			"versus an access failure. Run it with no arguments to open the lab.",
+		Version:       Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
