@@ -16,25 +16,10 @@ import (
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/wire"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/jsonview"
+	"github.com/errorlab/errorlab/ui/components/pane"
 )
-
-// Navigation messages of the agents screens, handled by the root.
-type (
-	openAgentPickerMsg struct{}
-	// openAgentsMsg opens the agents screen on a scenario or a series;
-	// FromScenario is set when it is opened from that scenario's screen,
-	// Rev is the spec revision to play ("" = the scenario's own).
-	openAgentsMsg struct {
-		ID           string
-		FromScenario bool
-		Rev          rules.Revision
-	}
-	// openExerciseMsg opens the propagation exercise of a scenario.
-	openExerciseMsg struct{ ID string }
-)
-
-// agentsTimeout bounds the computation of the runs when the screen opens.
-const agentsTimeout = 30 * time.Second
 
 // Real pauses between auto-played steps: a pause is the virtual gap at
 // the chosen speed, never longer than maxPause (so a long wait never
@@ -96,7 +81,7 @@ type agentsTickMsg struct {
 // scenario (or the afternoon series) side by side, step by step on their
 // virtual clocks, with a summary of both runs and the subagent view.
 type agentsScreen struct {
-	c            *Common
+	c            *common.Common
 	keys         AgentsKeys
 	id           string
 	sc           *scenarios.Scenario // nil for a series
@@ -121,7 +106,7 @@ type agentsScreen struct {
 	delegErr error // the scenario cannot be delegated
 
 	sides   [2]*timeline
-	summary *pane
+	summary *pane.Model
 	focus   int
 
 	now     float64 // virtual time of the latest revealed step
@@ -133,16 +118,16 @@ type agentsScreen struct {
 	tickAt time.Time
 
 	mode     agentsMode
-	expBack  agentsMode // where esc from the expanded step returns
-	exp      [2]*pane   // request, response
+	expBack  agentsMode     // where esc from the expanded step returns
+	exp      [2]*pane.Model // request, response
 	expFocus int
 	expWho   string
 	expStep  agent.Step
 	expPart  timelinePart
 
 	sub      *timeline
-	report   *pane
-	decision *pane
+	report   *pane.Model
+	decision *pane.Model
 	subFocus int
 
 	w, h    int
@@ -152,14 +137,14 @@ type agentsScreen struct {
 	closed  bool
 }
 
-func newAgentsScreen(c *Common, id string, fromScenario bool, rev rules.Revision) *agentsScreen {
+func newAgentsScreen(c *common.Common, id string, fromScenario bool, rev rules.Revision) *agentsScreen {
 	m := &agentsScreen{
 		c: c, keys: DefaultAgentsKeys(), id: id, fromScenario: fromScenario, rev: rev,
 		speed:   1,
-		summary: newPane(c), report: newPane(c), decision: newPane(c),
+		summary: pane.New(c), report: pane.New(c), decision: pane.New(c),
 		sub: newTimeline(c),
 	}
-	m.exp[0], m.exp[1] = newPane(c), newPane(c)
+	m.exp[0], m.exp[1] = pane.New(c), pane.New(c)
 	m.sides[sideNaive], m.sides[sideInformed] = newTimeline(c), newTimeline(c)
 	for _, t := range m.sides {
 		t.empty = "Loading the runs…"
@@ -185,7 +170,7 @@ func newAgentsScreen(c *Common, id string, fromScenario bool, rev rules.Revision
 			m.err = errors.New(unknownScenario(c.Catalog, id))
 			break
 		}
-		m.sc, m.title, m.situation = sc, sc.Title, oneLineText(sc.Situation)
+		m.sc, m.title, m.situation = sc, sc.Title, common.OneLineText(sc.Situation)
 		if m.rev == "" {
 			m.rev = sc.Revision()
 		}
@@ -270,8 +255,8 @@ func (m *agentsScreen) Activate() tea.Cmd {
 	m.load++
 	owner, cat, id, sc, series, rev, load := m, m.c.Catalog, m.id, m.sc, m.series, m.rev, m.load
 	canDelegate := m.delegErr == nil
-	return safe("playing the agents", func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), agentsTimeout)
+	return common.Safe("playing the agents", func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), common.AgentsTimeout)
 		defer cancel()
 		msg := agentsLoadedMsg{owner: owner, load: load}
 		kinds := [2]agent.Kind{agent.Naive, agent.Informed}
@@ -329,14 +314,14 @@ func (m *agentsScreen) ShortHelp() []key.Binding {
 	k, n := m.keys, m.c.Nav
 	switch m.mode {
 	case modeExpanded:
-		return []key.Binding{brief(k.Focus, "other pane"), brief(n.Down, "scroll"), brief(m.c.Keys.Copy, "copy"), brief(m.c.Keys.Write, "write")}
+		return []key.Binding{common.Brief(k.Focus, "other pane"), common.Brief(n.Down, "scroll"), common.Brief(m.c.Keys.Copy, "copy"), common.Brief(m.c.Keys.Write, "write")}
 	case modeSubagent:
-		return []key.Binding{brief(n.Down, "step"), brief(n.Up, "step"), brief(k.Expand, "raw exchange"), brief(k.Focus, "pane"), brief(m.c.Keys.Copy, "copy report"), brief(k.Subagent, "close")}
+		return []key.Binding{common.Brief(n.Down, "step"), common.Brief(n.Up, "step"), common.Brief(k.Expand, "raw exchange"), common.Brief(k.Focus, "pane"), common.Brief(m.c.Keys.Copy, "copy report"), common.Brief(k.Subagent, "close")}
 	}
 	speed := key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/-", "speed"))
 	return []key.Binding{
-		brief(k.Step, "step"), brief(k.Play, "play"), speed, brief(k.All, "all"), brief(k.Focus, "side"),
-		brief(k.Expand, "raw"), m.subagentHelp(brief(k.Subagent, "subagent")), brief(k.Revision, "spec"), k.Restart, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "select")),
+		common.Brief(k.Step, "step"), common.Brief(k.Play, "play"), speed, common.Brief(k.All, "all"), common.Brief(k.Focus, "side"),
+		common.Brief(k.Expand, "raw"), m.subagentHelp(common.Brief(k.Subagent, "subagent")), common.Brief(k.Revision, "spec"), k.Restart, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "select")),
 	}
 }
 
@@ -355,21 +340,21 @@ func (m *agentsScreen) FullHelp() [][]key.Binding {
 	switch m.mode {
 	case modeExpanded:
 		return [][]key.Binding{
-			{brief(k.Focus, "request/response"), brief(k.Expand, "close")},
+			{common.Brief(k.Focus, "request/response"), common.Brief(k.Expand, "close")},
 			{n.Up, n.Down, n.PageUp, n.PageDown, n.Top, n.Bottom},
-			{brief(g.Copy, "copy envelope"), brief(g.Write, "write exchange")},
+			{common.Brief(g.Copy, "copy envelope"), common.Brief(g.Write, "write exchange")},
 		}
 	case modeSubagent:
 		return [][]key.Binding{
-			{brief(n.Up, "previous step"), brief(n.Down, "next step"), brief(k.Expand, "raw exchange")},
-			{brief(k.Focus, "next pane"), k.FocusRev, n.PageUp, n.PageDown},
-			{brief(g.Copy, "copy report"), brief(k.Subagent, "close subagent view")},
+			{common.Brief(n.Up, "previous step"), common.Brief(n.Down, "next step"), common.Brief(k.Expand, "raw exchange")},
+			{common.Brief(k.Focus, "next pane"), k.FocusRev, n.PageUp, n.PageDown},
+			{common.Brief(g.Copy, "copy report"), common.Brief(k.Subagent, "close subagent view")},
 		}
 	}
 	return [][]key.Binding{
 		{k.Step, k.Play, k.Faster, k.Slower, k.All, k.Restart, k.Revision},
-		{k.Focus, k.FocusRev, brief(n.Up, "previous step"), brief(n.Down, "next step"), n.PageUp, brief(n.Top, "first step")},
-		{k.Expand, m.subagentHelp(k.Subagent), brief(g.Copy, "copy (expanded)"), brief(g.Write, "write (expanded)")},
+		{k.Focus, k.FocusRev, common.Brief(n.Up, "previous step"), common.Brief(n.Down, "next step"), n.PageUp, common.Brief(n.Top, "first step")},
+		{k.Expand, m.subagentHelp(k.Subagent), common.Brief(g.Copy, "copy (expanded)"), common.Brief(g.Write, "write (expanded)")},
 	}
 }
 
@@ -388,12 +373,12 @@ func (m *agentsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		cmd = m.tick()
-	case panicMsg:
+	case common.PanicMsg:
 		if m.loading {
 			m.loading = false
-			m.err = errors.New(msg.what)
+			m.err = errors.New(msg.What)
 			for _, t := range m.sides {
-				t.empty = "✗ " + msg.what
+				t.empty = "✗ " + msg.What
 				t.rebuild()
 			}
 		}
@@ -410,7 +395,7 @@ func (m *agentsScreen) onLoaded(msg agentsLoadedMsg) {
 	m.loading = false
 	if msg.err != nil {
 		m.err = msg.err
-		m.c.SetStatus(StatusError, "the agents could not play %s: %v", m.id, msg.err)
+		m.c.SetStatus(common.StatusError, "the agents could not play %s: %v", m.id, msg.err)
 		for _, t := range m.sides {
 			t.empty = "✗ " + msg.err.Error()
 			t.rebuild()
@@ -435,7 +420,7 @@ func (m *agentsScreen) onLoaded(msg agentsLoadedMsg) {
 			n := 0
 			for j, p := range r.Parts {
 				parts = append(parts, timelinePart{start: n, scenario: p.Scenario, style: p.Style,
-					label: fmt.Sprintf("%d/%d %s · %s style", j+1, len(r.Parts), p.Scenario, styleLabel(p.Style))})
+					label: fmt.Sprintf("%d/%d %s · %s style", j+1, len(r.Parts), p.Scenario, common.StyleLabel(p.Style))})
 				n += len(p.Steps)
 				if !slices.Contains(styles, p.Style) {
 					styles = append(styles, p.Style)
@@ -468,9 +453,9 @@ func (m *agentsScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 	if !m.loaded {
 		if key.Matches(k, ks.Step, ks.Play, ks.All, ks.Restart, ks.Revision, ks.Expand, ks.Subagent) {
 			if m.err != nil {
-				m.c.SetStatus(StatusError, "%v", m.err)
+				m.c.SetStatus(common.StatusError, "%v", m.err)
 			} else {
-				m.c.SetStatus(StatusInfo, "still running the agents…")
+				m.c.SetStatus(common.StatusInfo, "still running the agents…")
 			}
 		}
 		return nil
@@ -479,7 +464,7 @@ func (m *agentsScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.Step):
 		m.pause()
 		if !m.step() {
-			m.c.SetStatus(StatusInfo, "both runs are fully shown: 0 restarts, r plays them under another spec revision")
+			m.c.SetStatus(common.StatusInfo, "both runs are fully shown: 0 restarts, r plays them under another spec revision")
 		}
 	case key.Matches(k, ks.Play):
 		return m.togglePlay()
@@ -497,13 +482,13 @@ func (m *agentsScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 				edge = " (the slowest)"
 			}
 		}
-		m.c.SetStatus(StatusInfo, "speed %s of virtual time%s%s", m.speedText(), edge, m.shortenNote())
+		m.c.SetStatus(common.StatusInfo, "speed %s of virtual time%s%s", m.speedText(), edge, m.shortenNote())
 		if m.playing && m.speed != old {
 			return m.reschedule()
 		}
 	case key.Matches(k, ks.Restart):
 		m.restart()
-		m.c.SetStatus(StatusInfo, "restarted at t=0: space steps, p plays")
+		m.c.SetStatus(common.StatusInfo, "restarted at t=0: space steps, p plays")
 	case key.Matches(k, ks.Revision):
 		return m.cycleRevision()
 	case key.Matches(k, ks.All):
@@ -532,7 +517,7 @@ func (m *agentsScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 // moveCursor handles the navigation keys on a timeline.
 func (m *agentsScreen) moveCursor(t *timeline, k tea.KeyMsg) {
 	nav := m.c.Nav
-	page := max(t.p.h/3, 1)
+	page := max(t.p.Height()/3, 1)
 	switch {
 	case key.Matches(k, nav.Up):
 		t.move(-1)
@@ -619,7 +604,7 @@ func (m *agentsScreen) restart() {
 func (m *agentsScreen) togglePlay() tea.Cmd {
 	if m.playing {
 		m.pause()
-		m.c.SetStatus(StatusInfo, "paused at %s: space steps, p plays on", timeLabel(m.now))
+		m.c.SetStatus(common.StatusInfo, "paused at %s: space steps, p plays on", timeLabel(m.now))
 		return nil
 	}
 	if m.done() {
@@ -627,7 +612,7 @@ func (m *agentsScreen) togglePlay() tea.Cmd {
 	}
 	m.playing = true
 	m.gen++
-	m.c.SetStatus(StatusInfo, "playing at %s of virtual time: p pauses, +/- changes the speed%s", m.speedText(), m.shortenNote())
+	m.c.SetStatus(common.StatusInfo, "playing at %s of virtual time: p pauses, +/- changes the speed%s", m.speedText(), m.shortenNote())
 	return m.schedule()
 }
 
@@ -714,7 +699,7 @@ func (m *agentsScreen) cycleRevision() tea.Cmd {
 		t.rebuild()
 	}
 	m.refreshSummary()
-	m.c.SetStatus(StatusInfo, "playing both agents again under spec %s: %s", m.rev, revisionBlurb(m.rev))
+	m.c.SetStatus(common.StatusInfo, "playing both agents again under spec %s: %s", m.rev, common.RevisionBlurb(m.rev))
 	return m.Activate()
 }
 
@@ -734,7 +719,7 @@ func (m *agentsScreen) tick() tea.Cmd {
 	if m.done() {
 		m.playing = false
 		m.gen++
-		m.c.SetStatus(StatusOK, "both runs played out at %s: the summary compares them", timeLabel(m.now))
+		m.c.SetStatus(common.StatusOK, "both runs played out at %s: the summary compares them", timeLabel(m.now))
 		return nil
 	}
 	return m.schedule()
@@ -744,7 +729,7 @@ func (m *agentsScreen) setFocus(f int) {
 	m.focus = f
 	m.sides[sideNaive].setFocused(f == sideNaive)
 	m.sides[sideInformed].setFocused(f == sideInformed)
-	m.summary.focused = f == focusSummary
+	m.summary.SetFocused(f == focusSummary)
 }
 
 // expandFrom opens the selected step's raw exchange.
@@ -756,7 +741,7 @@ func (m *agentsScreen) expandFrom(from agentsMode) {
 		t, who = m.sub, "subagent"
 	default:
 		if m.focus == focusSummary {
-			m.c.SetStatus(StatusWarn, "select a call on one side first (tab to a timeline, j/k)")
+			m.c.SetStatus(common.StatusWarn, "select a call on one side first (tab to a timeline, j/k)")
 			return
 		}
 		t = m.sides[m.focus]
@@ -764,11 +749,11 @@ func (m *agentsScreen) expandFrom(from agentsMode) {
 	}
 	s := t.selected()
 	if s == nil {
-		m.c.SetStatus(StatusWarn, "nothing shown yet: space reveals the next step")
+		m.c.SetStatus(common.StatusWarn, "nothing shown yet: space reveals the next step")
 		return
 	}
 	if s.Exchange == nil {
-		m.c.SetStatus(StatusWarn, "a %s has no exchange: select a call (→) or an escalation (⇡)", s.Kind)
+		m.c.SetStatus(common.StatusWarn, "a %s has no exchange: select a call (→) or an escalation (⇡)", s.Kind)
 		return
 	}
 	m.pause()
@@ -783,12 +768,12 @@ func (m *agentsScreen) expandFrom(from agentsMode) {
 	m.expBack, m.mode = from, modeExpanded
 	st := m.c.Styles
 	ex := *s.Exchange
-	reqDoc, respDoc := tokenizeJSON(wire.Pretty(ex.Request)), tokenizeJSON(wire.Pretty(ex.Response))
+	reqDoc, respDoc := jsonview.JSON(wire.Pretty(ex.Request)), jsonview.JSON(wire.Pretty(ex.Response))
 	head := fmt.Sprintf("%s · %s · %s", m.whoLabel(), timeLabel(s.T), s.Tool)
-	m.exp[0].SetContent("Request · "+head, string(ex.Request), func(w int) string { return reqDoc.render(w, st) })
-	m.exp[1].SetContent("Response · "+outcomePlain(st, *s), string(ex.Response), func(w int) string { return respDoc.render(w, st) })
+	m.exp[0].SetContent("Request · "+head, string(ex.Request), func(w int) string { return reqDoc.Render(w, st) })
+	m.exp[1].SetContent("Response · "+outcomePlain(st, *s), string(ex.Response), func(w int) string { return respDoc.Render(w, st) })
 	m.setExpFocus(1)
-	m.c.SetStatus(StatusInfo, "the %s's %s at %s, exact bytes pretty-printed · esc closes", m.whoLabel(), s.Kind, timeLabel(s.T))
+	m.c.SetStatus(common.StatusInfo, "the %s's %s at %s, exact bytes pretty-printed · esc closes", m.whoLabel(), s.Kind, timeLabel(s.T))
 }
 
 // whoLabel names the agent of the expanded step: "naive agent",
@@ -802,7 +787,8 @@ func (m *agentsScreen) whoLabel() string {
 
 func (m *agentsScreen) setExpFocus(f int) {
 	m.expFocus = f
-	m.exp[0].focused, m.exp[1].focused = f == 0, f == 1
+	m.exp[0].SetFocused(f == 0)
+	m.exp[1].SetFocused(f == 1)
 }
 
 func (m *agentsScreen) expandedKey(k tea.KeyMsg) tea.Cmd {
@@ -821,13 +807,13 @@ func (m *agentsScreen) expandedKey(k tea.KeyMsg) tea.Cmd {
 func (m *agentsScreen) openSubagent() {
 	switch {
 	case m.delegErr != nil:
-		m.c.SetStatus(StatusWarn, "no subagent view: %v", m.delegErr)
+		m.c.SetStatus(common.StatusWarn, "no subagent view: %v", m.delegErr)
 		return
 	case m.coordErr != nil:
-		m.c.SetStatus(StatusError, "the subagent could not play %s: %v", m.id, m.coordErr)
+		m.c.SetStatus(common.StatusError, "the subagent could not play %s: %v", m.id, m.coordErr)
 		return
 	case m.coord == nil:
-		m.c.SetStatus(StatusWarn, "no subagent view: the subagent's run is missing")
+		m.c.SetStatus(common.StatusWarn, "no subagent view: the subagent's run is missing")
 		return
 	}
 	m.pause()
@@ -835,20 +821,20 @@ func (m *agentsScreen) openSubagent() {
 	m.setSubFocus(subFocusTimeline)
 	st := m.c.Styles
 	cr := m.coord
-	m.sub.setTitle(fmt.Sprintf("Subagent · %s · %s", plural(cr.Subagent.Calls, "call"), timeLabel(cr.Subagent.VirtualSeconds)))
+	m.sub.setTitle(fmt.Sprintf("Subagent · %s · %s", common.Plural(cr.Subagent.Calls, "call"), timeLabel(cr.Subagent.VirtualSeconds)))
 	reportRaw := cr.Subagent.FinalMessage
-	doc := tokenizeJSON(wire.Pretty([]byte(reportRaw)))
+	doc := jsonview.JSON(wire.Pretty([]byte(reportRaw)))
 	title := "The one report it sent (" + cr.Report.Status + ")"
-	m.report.SetContent(title, reportRaw, func(w int) string { return doc.render(w, st) })
+	m.report.SetContent(title, reportRaw, func(w int) string { return doc.Render(w, st) })
 	m.decision.SetContent("The coordinator's decision", "", func(w int) string { return strings.Join(m.decisionLines(w), "\n") })
-	m.c.SetStatus(StatusInfo, "the same failure inside a subagent: local recovery, then one report (§5)")
+	m.c.SetStatus(common.StatusInfo, "the same failure inside a subagent: local recovery, then one report (§5)")
 }
 
 func (m *agentsScreen) setSubFocus(f int) {
 	m.subFocus = f
 	m.sub.setFocused(f == subFocusTimeline)
-	m.report.focused = f == subFocusReport
-	m.decision.focused = f == subFocusDecision
+	m.report.SetFocused(f == subFocusReport)
+	m.decision.SetFocused(f == subFocusDecision)
 }
 
 func (m *agentsScreen) subagentKey(k tea.KeyMsg) tea.Cmd {
@@ -878,11 +864,11 @@ func (m *agentsScreen) ClipText() (string, string, bool, string) {
 	switch m.mode {
 	case modeExpanded:
 		if m.expFocus == 0 {
-			return m.exp[0].raw, m.whoLabel() + "'s request envelope", true, ""
+			return m.exp[0].Raw(), m.whoLabel() + "'s request envelope", true, ""
 		}
-		return m.exp[1].raw, m.whoLabel() + "'s response envelope", true, ""
+		return m.exp[1].Raw(), m.whoLabel() + "'s response envelope", true, ""
 	case modeSubagent:
-		return m.report.raw, "subagent's report", true, ""
+		return m.report.Raw(), "subagent's report", true, ""
 	}
 	if m.delegErr != nil {
 		return "", "", false, "nothing to copy here: select a call and press enter to open its exchange"
@@ -891,15 +877,15 @@ func (m *agentsScreen) ClipText() (string, string, bool, string) {
 }
 
 // ExportRecord implements exportSource: the expanded step's exchange.
-func (m *agentsScreen) ExportRecord() (exportRecord, string, bool, string) {
+func (m *agentsScreen) ExportRecord() (common.ExportRecord, string, bool, string) {
 	if m.mode != modeExpanded || m.expStep.Exchange == nil {
-		return exportRecord{}, "", false, "nothing to write here: select a call and press enter to open its exchange first"
+		return common.ExportRecord{}, "", false, "nothing to write here: select a call and press enter to open its exchange first"
 	}
 	ex := *m.expStep.Exchange
 	p := m.expPart
 	sc, ok := m.c.Catalog.Get(p.scenario)
 	if !ok {
-		return exportRecord{}, "", false, "this run's scenario is not in the catalogue"
+		return common.ExportRecord{}, "", false, "this run's scenario is not in the catalogue"
 	}
 	rec := sc.Record(ex, mockserver.Style(p.style), 0)
 	name := fmt.Sprintf("errorlab-%s-%s-agent-t%.1f-%s.json", p.scenario, m.expWho, m.expStep.T, ex.Revision)

@@ -15,6 +15,7 @@ import (
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/agent"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 const (
@@ -189,7 +190,7 @@ func TestAgentsSummaryCalls(t *testing.T) {
 	if !strings.Contains(naive, fmt.Sprintf(" %d calls ", n.Calls)) || !strings.Contains(naive, "✗ wasted effort") {
 		t.Errorf("naive summary row: %q", naive)
 	}
-	if !strings.Contains(informed, fmt.Sprintf(" %s ", plural(i.Calls, "call"))) || !strings.Contains(informed, "✓ resolved correctly") {
+	if !strings.Contains(informed, fmt.Sprintf(" %s ", common.Plural(i.Calls, "call"))) || !strings.Contains(informed, "✓ resolved correctly") {
 		t.Errorf("informed summary row: %q", informed)
 	}
 	if !strings.Contains(view, fmt.Sprintf("The naive agent made %d more calls", n.Calls-i.Calls)) {
@@ -215,10 +216,10 @@ func TestAgentsExpandShowsRequest(t *testing.T) {
 	m, _ = drive(m, press("G"), press("g"), press("enter"))
 	s := agentsOf(t, m)
 	if s.mode != modeExpanded {
-		t.Fatalf("enter on the first step (a call) did not expand it; status %q", m.(*App).c.status.Text)
+		t.Fatalf("enter on the first step (a call) did not expand it; status %q", m.(*App).c.Status().Text)
 	}
 	ex := s.runs[sideNaive].Steps[0].Exchange
-	if s.exp[0].raw != string(ex.Request) || s.exp[1].raw != string(ex.Response) {
+	if s.exp[0].Raw() != string(ex.Request) || s.exp[1].Raw() != string(ex.Response) {
 		t.Fatal("the expanded panes do not hold the exact exchange")
 	}
 	view := m.View()
@@ -250,7 +251,7 @@ func TestAgentsSubagentView(t *testing.T) {
 	m := openAgents(t, cat, staffID, size120, press("c"))
 	s := agentsOf(t, m)
 	if s.mode != modeSubagent {
-		t.Fatalf("c did not open the subagent view; status %q", m.(*App).c.status.Text)
+		t.Fatalf("c did not open the subagent view; status %q", m.(*App).c.Status().Text)
 	}
 	view := m.View()
 	for _, want := range []string{`"partialResults"`, "escalate_human", "Escalate to a human", "✓ Coordinator:", "get_customer", "✗ isError true (permission)"} {
@@ -444,7 +445,7 @@ func TestSpeedChangeReschedules(t *testing.T) {
 	if s.sides[0].shown+s.sides[1].shown != shown+1 {
 		t.Error("the rescheduled tick did not reveal the next step")
 	}
-	if st := m.(*App).c.status.Text; !strings.HasPrefix(st, "speed 10× of virtual time") || strings.Contains(st, "shortened") {
+	if st := m.(*App).c.Status().Text; !strings.HasPrefix(st, "speed 10× of virtual time") || strings.Contains(st, "shortened") {
 		t.Errorf("at 10× no wait here is shortened; status %q", st)
 	}
 	// Paused half-way: no "playing" anywhere in the summary.
@@ -554,7 +555,7 @@ func TestEveryScenarioAgents(t *testing.T) {
 						}
 					}
 				}
-				if st := m.(*App).c.status; st.Kind == StatusError {
+				if st := m.(*App).c.Status(); st.Kind == common.StatusError {
 					t.Fatalf("%s: error status: %s", what, st.Text)
 				}
 			}
@@ -563,7 +564,7 @@ func TestEveryScenarioAgents(t *testing.T) {
 			m, _ = drive(m, press("G"), press("g"), press("enter"))
 			check("expanded")
 			if agentsOf(t, m).mode != modeExpanded {
-				t.Fatalf("the first step is not an expandable call: %s", m.(*App).c.status.Text)
+				t.Fatalf("the first step is not an expandable call: %s", m.(*App).c.Status().Text)
 			}
 			m, _ = drive(m, press("esc"), press("tab"), press("tab"), press("pgdown"))
 			check("summary")

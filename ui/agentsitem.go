@@ -10,6 +10,9 @@ import (
 
 	"github.com/errorlab/errorlab/sim/agent"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/pane"
+	"github.com/errorlab/errorlab/ui/styles"
 )
 
 // timeEps is how close two virtual times must be to count as the same
@@ -28,8 +31,8 @@ type timelinePart struct {
 // drawn into a bordered, scrollable pane. The lines are built in Update
 // (on reveal, cursor move, focus or width change); View only slices.
 type timeline struct {
-	c       *Common
-	p       *pane
+	c       *common.Common
+	p       *pane.Model
 	steps   []agent.Step
 	parts   []timelinePart
 	shown   int
@@ -40,15 +43,15 @@ type timeline struct {
 	lineEnd []int // the line after each shown step
 }
 
-func newTimeline(c *Common) *timeline {
-	return &timeline{c: c, p: newPane(c), cursor: -1}
+func newTimeline(c *common.Common) *timeline {
+	return &timeline{c: c, p: pane.New(c), cursor: -1}
 }
 
 // set loads a run's steps, hiding them all.
 func (t *timeline) set(steps []agent.Step, parts []timelinePart, timeW int) {
 	t.steps, t.parts, t.timeW = steps, parts, timeW
 	t.shown, t.cursor = 0, -1
-	t.p.vp.GotoTop()
+	t.p.Viewport().GotoTop()
 	t.rebuild()
 }
 
@@ -83,7 +86,7 @@ func (t *timeline) revealAll() {
 
 func (t *timeline) reset() {
 	t.shown, t.cursor = 0, -1
-	t.p.vp.GotoTop()
+	t.p.Viewport().GotoTop()
 	t.rebuild()
 }
 
@@ -137,7 +140,7 @@ func (t *timeline) partOf(i int) (timelinePart, bool) {
 // rebuild re-renders the lines at the pane's width and keeps the cursor
 // in view.
 func (t *timeline) rebuild() {
-	t.p.SetBuild(t.p.title, "", t.build)
+	t.p.SetBuild(t.p.Title(), "", t.build)
 	t.follow()
 }
 
@@ -148,8 +151,8 @@ func (t *timeline) setSize(w, h int) {
 }
 
 func (t *timeline) setFocused(on bool) {
-	if t.p.focused != on {
-		t.p.focused = on
+	if t.p.Focused() != on {
+		t.p.SetFocused(on)
 		t.rebuild()
 	}
 }
@@ -159,19 +162,19 @@ func (t *timeline) follow() {
 	if t.cursor < 0 || t.cursor >= len(t.lineOf) {
 		return
 	}
-	_, ih := t.p.inner()
+	_, ih := t.p.Inner()
 	if ih <= 0 {
 		return
 	}
 	start, end := t.lineOf[t.cursor], t.lineEnd[t.cursor]
-	y := t.p.vp.YOffset
+	y := t.p.Viewport().YOffset
 	if end > y+ih {
 		y = end - ih
 	}
 	if start < y {
 		y = start
 	}
-	t.p.vp.SetYOffset(y)
+	t.p.Viewport().SetYOffset(y)
 }
 
 func (t *timeline) build(w int) string {
@@ -192,7 +195,7 @@ func (t *timeline) build(w int) string {
 			out = append(out, st.Heading.Render(ansi.Truncate("── "+t.parts[pi].label+" ", w, "…")))
 			pi++
 		}
-		out = append(out, stepLines(st, s, w, t.timeW, i == t.cursor, t.p.focused)...)
+		out = append(out, stepLines(st, s, w, t.timeW, i == t.cursor, t.p.Focused())...)
 		t.lineOf = append(t.lineOf, start)
 		t.lineEnd = append(t.lineEnd, len(out))
 	}
@@ -224,7 +227,7 @@ func stepSymbol(k agent.StepKind) string {
 // stepLines renders one step at width w: the cursor mark, the virtual
 // time, the kind with its symbol and the step's detail; calls and
 // escalations get their outcome on a second line.
-func stepLines(st *Styles, s agent.Step, w, timeW int, selected, focused bool) []string {
+func stepLines(st *styles.Styles, s agent.Step, w, timeW int, selected, focused bool) []string {
 	mark := "  "
 	switch {
 	case selected && focused:
@@ -247,9 +250,9 @@ func stepLines(st *Styles, s agent.Step, w, timeW int, selected, focused bool) [
 	case agent.StepCall, agent.StepEscalate:
 		what := string(s.Kind) + " " + s.Tool
 		if len(s.Arguments) > 0 {
-			what += " " + argsJSON(s.Arguments)
+			what += " " + common.ArgsJSON(s.Arguments)
 		}
-		out = append(out, lead+sym+bodySt.Render(ansi.Truncate(sanitize(oneLineText(what)), room, "…")))
+		out = append(out, lead+sym+bodySt.Render(ansi.Truncate(common.Sanitize(common.OneLineText(what)), room, "…")))
 		osym, otext, ost := stepOutcome(st, s)
 		out = append(out, pad+ost.Render(ansi.Truncate(osym+" "+otext, room, "…")))
 	case agent.StepWait:
@@ -263,8 +266,8 @@ func stepLines(st *Styles, s agent.Step, w, timeW int, selected, focused bool) [
 		if json.Valid([]byte(strings.TrimSpace(text))) {
 			// A report to the coordinator: one line here, in full in
 			// the report pane.
-			text = oneLine(text)
-			out = append(out, lead+sym+bodySt.Render(ansi.Truncate(sanitize("to "+s.To+": "+text), room, "…")))
+			text = pane.OneLine(text)
+			out = append(out, lead+sym+bodySt.Render(ansi.Truncate(common.Sanitize("to "+s.To+": "+text), room, "…")))
 			break
 		}
 		out = append(out, hanging(lead+sym, bodySt, "to "+s.To+": "+text, room, pad)...)
@@ -277,7 +280,7 @@ func stepLines(st *Styles, s agent.Step, w, timeW int, selected, focused bool) [
 // hanging wraps text to room cells after lead; continuation lines start
 // with pad.
 func hanging(lead string, st lipgloss.Style, text string, room int, pad string) []string {
-	lines := strings.Split(ansi.Wrap(sanitize(oneLineText(text)), room, ""), "\n")
+	lines := strings.Split(ansi.Wrap(common.Sanitize(common.OneLineText(text)), room, ""), "\n")
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		if i == 0 {
@@ -289,12 +292,9 @@ func hanging(lead string, st lipgloss.Style, text string, room int, pad string) 
 	return out
 }
 
-// oneLineText folds line breaks and runs of spaces.
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // stepOutcome says what a call's response was: isError true (category),
 // protocol error -32602, success, or success, empty, with a symbol.
-func stepOutcome(st *Styles, s agent.Step) (string, string, lipgloss.Style) {
+func stepOutcome(st *styles.Styles, s agent.Step) (string, string, lipgloss.Style) {
 	switch {
 	case s.Protocol != 0:
 		return "✗", fmt.Sprintf("protocol error %d (no tool result)", s.Protocol), st.Bad
@@ -308,14 +308,14 @@ func stepOutcome(st *Styles, s agent.Step) (string, string, lipgloss.Style) {
 		return "✗", "isError true (" + cat + ")", st.Bad
 	case s.Outcome.Empty:
 		return "∅", "success, empty", st.Warn
-	case s.Exchange != nil && looksLikeErrorText(*s.Exchange):
+	case s.Exchange != nil && common.LooksLikeErrorText(*s.Exchange):
 		return "⚠", "success, but its text reads as an error", st.Warn
 	}
 	return "✓", "success", st.OK
 }
 
 // outcomePlain is stepOutcome without styles, for titles.
-func outcomePlain(st *Styles, s agent.Step) string {
+func outcomePlain(st *styles.Styles, s agent.Step) string {
 	sym, text, _ := stepOutcome(st, s)
 	return sym + " " + text
 }
@@ -336,7 +336,7 @@ func runGood(r *agent.Run) bool {
 
 // verdictText renders a verdict with ✓ (resolved correctly, escalated
 // properly) or ✗ (wasted effort, a wrong answer given with confidence).
-func verdictText(st *Styles, r *agent.Run) string {
+func verdictText(st *styles.Styles, r *agent.Run) string {
 	if runGood(r) {
 		return st.OK.Render("✓ " + string(r.Verdict))
 	}
@@ -344,7 +344,7 @@ func verdictText(st *Styles, r *agent.Run) string {
 }
 
 // shortVerdict is verdictText in one word, for the per-scenario table.
-func shortVerdict(st *Styles, r *agent.Run) string {
+func shortVerdict(st *styles.Styles, r *agent.Run) string {
 	word := map[agent.Verdict]string{agent.Resolved: "resolved", agent.Escalated: "escalated", agent.Wasted: "wasted", agent.Wrong: "wrong answer"}[r.Verdict]
 	if word == "" {
 		word = string(r.Verdict)
@@ -357,7 +357,7 @@ func shortVerdict(st *Styles, r *agent.Run) string {
 
 // compactVerdict is verdictText in as few words as possible: one word
 // for a run, counts of one-word verdicts for a series.
-func compactVerdict(st *Styles, r *agent.Run) string {
+func compactVerdict(st *styles.Styles, r *agent.Run) string {
 	if len(r.Parts) == 0 {
 		return shortVerdict(st, r)
 	}
@@ -377,87 +377,4 @@ func compactVerdict(st *Styles, r *agent.Run) string {
 		return st.OK.Render("✓ " + text)
 	}
 	return st.Bad.Render("✗ " + text)
-}
-
-// plural is "1 call" or "6 calls".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// padRight pads s with spaces to w cells, truncating it if longer.
-func padRight(s string, w int) string {
-	if sw := ansi.StringWidth(s); sw > w {
-		return ansi.Truncate(s, w, "…")
-	} else if sw < w {
-		return s + strings.Repeat(" ", w-sw)
-	}
-	return s
-}
-
-// padLeft right-aligns s in w cells.
-func padLeft(s string, w int) string {
-	if sw := ansi.StringWidth(s); sw < w {
-		return strings.Repeat(" ", w-sw) + s
-	}
-	return s
-}
-
-// besideLines puts two columns of lines side by side, the left one
-// padded to lw cells, with gap between them.
-func besideLines(left, right []string, lw int, gap string) []string {
-	n := max(len(left), len(right))
-	out := make([]string, n)
-	for i := range n {
-		l, r := "", ""
-		if i < len(left) {
-			l = left[i]
-		}
-		if i < len(right) {
-			r = right[i]
-		}
-		out[i] = padRight(l, lw) + gap + r
-	}
-	return out
-}
-
-// wrapLines wraps text to w cells, each line styled with s.
-func wrapLines(s lipgloss.Style, text string, w int) []string {
-	lines := strings.Split(ansi.Wrap(sanitize(text), max(w, 1), ""), "\n")
-	for i, l := range lines {
-		lines[i] = s.Render(l)
-	}
-	return lines
-}
-
-// hangLead wraps "lead text" to w cells like wrapLead, with the
-// continuation lines indented by indent cells.
-func hangLead(leadSt lipgloss.Style, lead, text string, w int, textSt lipgloss.Style, indent int) []string {
-	w = max(w, 1)
-	indent = min(indent, w/3)
-	pad := strings.Repeat(" ", indent)
-	var lines []string
-	cur, curW := "", ansi.StringWidth(lead)
-	first := true
-	flush := func() {
-		if first {
-			lines = append(lines, ansi.Truncate(leadSt.Render(lead)+textSt.Render(cur), w, "…"))
-			first = false
-		} else {
-			lines = append(lines, ansi.Truncate(pad+textSt.Render(strings.TrimPrefix(cur, " ")), w, "…"))
-		}
-	}
-	for _, word := range strings.Fields(sanitize(text)) {
-		ww := ansi.StringWidth(word)
-		if curW+1+ww > w && (cur != "" || !first) {
-			flush()
-			cur, curW = "", indent-1
-		}
-		cur += " " + word
-		curW += 1 + ww
-	}
-	flush()
-	return lines
 }

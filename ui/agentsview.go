@@ -8,6 +8,8 @@ import (
 
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/pane"
 )
 
 // The agents screen's layout and drawing: header, timelines, summary,
@@ -20,7 +22,7 @@ func (m *agentsScreen) decisionLines(w int) []string {
 	cr := m.coord
 	var out []string
 	if cr.CoordinatorAction == "" {
-		out = append(out, wrapLead(st.OK.Bold(true), "✓ Coordinator:", "no recovery needed; it answers from both records", w, st.Plain)...)
+		out = append(out, common.WrapLead(st.OK.Bold(true), "✓ Coordinator:", "no recovery needed; it answers from both records", w, st.Plain)...)
 	} else {
 		e := cr.Report.Error
 		v := rules.Score(rules.CoordinatorSituation(e.ErrorCategory, e.ProtocolCode), cr.CoordinatorAction)
@@ -28,11 +30,11 @@ func (m *agentsScreen) decisionLines(w int) []string {
 		if !v.Grade.Correct() {
 			head, hs = "✗ Coordinator:", st.Bad.Bold(true)
 		}
-		out = append(out, wrapLead(hs, head, fmt.Sprintf("%s (%s)", cr.CoordinatorAction.Title(), cr.CoordinatorAction), w, st.Plain)...)
-		out = append(out, wrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
+		out = append(out, common.WrapLead(hs, head, fmt.Sprintf("%s (%s)", cr.CoordinatorAction.Title(), cr.CoordinatorAction), w, st.Plain)...)
+		out = append(out, common.WrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
 	}
-	out = append(out, wrapLead(st.Bold, "Says:", "“"+cr.CoordinatorSays+"”", w, st.Plain)...)
-	out = append(out, wrapLead(st.Bold, "Why:", styleWords(cr.Why), w, st.Plain)...)
+	out = append(out, common.WrapLead(st.Bold, "Says:", "“"+cr.CoordinatorSays+"”", w, st.Plain)...)
+	out = append(out, common.WrapLead(st.Bold, "Why:", common.StyleWords(cr.Why), w, st.Plain)...)
 	return out
 }
 
@@ -45,7 +47,7 @@ func (m *agentsScreen) refreshTitles() {
 		if m.styles[i] != "" {
 			var labels []string
 			for _, id := range strings.Split(m.styles[i], "/") {
-				labels = append(labels, styleLabel(id))
+				labels = append(labels, common.StyleLabel(id))
 			}
 			title += " · meets " + strings.Join(labels, "/")
 		}
@@ -65,7 +67,7 @@ func (m *agentsScreen) refreshTitles() {
 
 // refreshSummary rebuilds the summary for what is shown so far.
 func (m *agentsScreen) refreshSummary() {
-	m.summary.SetBuild(m.summary.title, "", m.summaryLines)
+	m.summary.SetBuild(m.summary.Title(), "", m.summaryLines)
 }
 
 // summaryLines compares the two runs: calls, virtual seconds and
@@ -77,7 +79,7 @@ func (m *agentsScreen) summaryLines(w int) string {
 	if m.sitCut && m.situation != "" {
 		// The header has no room for the whole situation: it is here,
 		// at the end, so it can always be read (tab, then scroll).
-		body += "\n\n" + strings.Join(wrapLead(m.c.Styles.Bold, "Situation:", m.situation, w, m.c.Styles.Plain), "\n")
+		body += "\n\n" + strings.Join(common.WrapLead(m.c.Styles.Bold, "Situation:", m.situation, w, m.c.Styles.Plain), "\n")
 	}
 	return body
 }
@@ -105,7 +107,7 @@ func (m *agentsScreen) summaryBody(w int) string {
 		}
 	}
 	row := func(i int, long bool) string {
-		r := st.Bold.Render(padRight(names[i], 9)) + fmt.Sprintf("%3d %-5s", calls[i], pluralWord(calls[i], "call")) + padLeft(fmt.Sprintf("%.1fs", secs[i]), 8)
+		r := st.Bold.Render(common.PadRight(names[i], 9)) + fmt.Sprintf("%3d %-5s", calls[i], pluralWord(calls[i], "call")) + common.PadLeft(fmt.Sprintf("%.1fs", secs[i]), 8)
 		if long {
 			return r + st.Muted.Render(" virtual") + "   " + verdicts[i]
 		}
@@ -129,7 +131,7 @@ func (m *agentsScreen) summaryBody(w int) string {
 		out = append(out, m.partRows(w)...)
 	}
 	blocks := [2][]string{}
-	wide := w >= sideBySideMin-4
+	wide := w >= common.SideBySideMin-4
 	bw := w
 	if wide {
 		bw = (w - 3) / 2
@@ -145,7 +147,7 @@ func (m *agentsScreen) summaryBody(w int) string {
 	if len(blocks[0])+len(blocks[1]) > 0 {
 		out = append(out, "")
 		if wide {
-			out = append(out, besideLines(blocks[0], blocks[1], bw, " │ ")...)
+			out = append(out, common.BesideLines(blocks[0], blocks[1], bw, " │ ")...)
 		} else {
 			out = append(out, blocks[0]...)
 			if len(blocks[0]) > 0 && len(blocks[1]) > 0 {
@@ -166,11 +168,11 @@ func (m *agentsScreen) compareLine(w int) []string {
 	case n.Calls > i.Calls:
 		text = fmt.Sprintf("The naive agent made %d more %s and spent %.1fs more virtual time.", n.Calls-i.Calls, pluralWord(n.Calls-i.Calls, "call"), n.VirtualSeconds-i.VirtualSeconds)
 	case n.Calls == i.Calls:
-		text = fmt.Sprintf("Both agents made %s.", plural(n.Calls, "call"))
+		text = fmt.Sprintf("Both agents made %s.", common.Plural(n.Calls, "call"))
 	default:
 		text = fmt.Sprintf("The informed agent made %d more %s (it corrected, confirmed or escalated).", i.Calls-n.Calls, pluralWord(i.Calls-n.Calls, "call"))
 	}
-	return wrapLines(st.Muted, text, w)
+	return common.WrapLines(st.Muted, text, w)
 }
 
 func pluralWord(n int, word string) string {
@@ -191,19 +193,19 @@ func (m *agentsScreen) partRows(w int) []string {
 	}
 	idW = min(idW, max(w/3, 8))
 	colW := max((w-idW-2)/2-1, 4)
-	out := []string{st.Muted.Render(padRight("Per scenario", idW) + "  " + padRight("naive", colW) + " " + "informed")}
+	out := []string{st.Muted.Render(common.PadRight("Per scenario", idW) + "  " + common.PadRight("naive", colW) + " " + "informed")}
 	for j := range nParts {
-		row := padRight(m.runs[0].Parts[j].Scenario, idW) + "  "
+		row := common.PadRight(m.runs[0].Parts[j].Scenario, idW) + "  "
 		for i := range m.runs {
 			p := m.runs[i].Parts[j]
 			cell := st.Muted.Render("…")
 			if m.partDone(i, j) {
-				cell = verdictText(st, p) + st.Muted.Render(" · "+plural(p.Calls, "call"))
+				cell = verdictText(st, p) + st.Muted.Render(" · "+common.Plural(p.Calls, "call"))
 				if ansi.StringWidth(cell) > colW {
-					cell = shortVerdict(st, p) + st.Muted.Render(" · "+plural(p.Calls, "call"))
+					cell = shortVerdict(st, p) + st.Muted.Render(" · "+common.Plural(p.Calls, "call"))
 				}
 			}
-			row += padRight(cell, colW)
+			row += common.PadRight(cell, colW)
 			if i == 0 {
 				row += " "
 			}
@@ -237,19 +239,19 @@ func (m *agentsScreen) toldLines(i, w int) []string {
 			if len(out) == 0 {
 				out = append(out, st.Bold.Render(names[i]+" told the customer:"))
 			}
-			out = append(out, hangLead(st.Accent, p.Scenario+":", "“"+oneLineText(p.FinalMessage)+"”", w, st.Plain, 2)...)
-			out = append(out, hangLead(st.Muted, "  why:", styleWords(oneLineText(p.Why)), w, st.Muted, 7)...)
+			out = append(out, common.HangLead(st.Accent, p.Scenario+":", "“"+common.OneLineText(p.FinalMessage)+"”", w, st.Plain, 2)...)
+			out = append(out, common.HangLead(st.Muted, "  why:", common.StyleWords(common.OneLineText(p.Why)), w, st.Muted, 7)...)
 		}
 		if m.sides[i].done() {
-			out = append(out, wrapLead(st.Bold, "In all:", fmt.Sprintf("%d tasks, %s, %.1fs of virtual time.", len(r.Parts), plural(r.Calls, "call"), r.VirtualSeconds), w, st.Plain)...)
+			out = append(out, common.WrapLead(st.Bold, "In all:", fmt.Sprintf("%d tasks, %s, %.1fs of virtual time.", len(r.Parts), common.Plural(r.Calls, "call"), r.VirtualSeconds), w, st.Plain)...)
 		}
 		return out
 	}
 	if !m.sides[i].done() {
 		return nil
 	}
-	out = append(out, wrapLead(st.Bold, names[i]+" told the customer:", "“"+oneLineText(r.FinalMessage)+"”", w, st.Plain)...)
-	out = append(out, wrapLead(st.Bold, "Why:", styleWords(oneLineText(r.Why)), w, st.Plain)...)
+	out = append(out, common.WrapLead(st.Bold, names[i]+" told the customer:", "“"+common.OneLineText(r.FinalMessage)+"”", w, st.Plain)...)
+	out = append(out, common.WrapLead(st.Bold, "Why:", common.StyleWords(common.OneLineText(r.Why)), w, st.Plain)...)
 	return out
 }
 
@@ -257,7 +259,7 @@ func (m *agentsScreen) toldLines(i, w int) []string {
 // Update and SetSize; View only joins the cached pieces.
 func (m *agentsScreen) layout() {
 	w, h := m.w, m.h
-	m.stacked = w < sideBySideMin
+	m.stacked = w < common.SideBySideMin
 	cut := m.sitCut
 	hdr := m.headerLines(w, h)
 	if m.sitCut != cut {
@@ -315,8 +317,8 @@ func (m *agentsScreen) layoutTimelines(w, rest int) {
 	}
 	var want [2]int
 	for i, t := range m.sides {
-		t.setSize(widths[i], max(t.p.h, 3)) // builds at the width
-		want[i] = t.p.vp.TotalLineCount() + 2
+		t.setSize(widths[i], max(t.p.Height(), 3)) // builds at the width
+		want[i] = t.p.Viewport().TotalLineCount() + 2
 	}
 	order := []int{m.focus}
 	for i := range agentsFocusCount {
@@ -349,7 +351,7 @@ func (m *agentsScreen) layoutTimelines(w, rest int) {
 	}
 	m.summary.SetSize(w, sumH)
 	title := "Summary"
-	if _, ih := m.summary.inner(); m.focus != focusSummary && m.summary.vp.TotalLineCount() > ih {
+	if _, ih := m.summary.Inner(); m.focus != focusSummary && m.summary.Viewport().TotalLineCount() > ih {
 		title += " · tab here to scroll"
 	}
 	m.summary.SetTitle(title)
@@ -390,7 +392,7 @@ func (m *agentsScreen) summaryWant(iw int) int {
 
 // layoutPair sizes two panes side by side, or stacked with the focused
 // one (index f) taller.
-func (m *agentsScreen) layoutPair(a, b *pane, f, w, h int) {
+func (m *agentsScreen) layoutPair(a, b *pane.Model, f, w, h int) {
 	h = max(h, 0)
 	if !m.stacked {
 		a.SetSize(w/2, h)
@@ -425,13 +427,13 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 	}
 	switch m.mode {
 	case modeExpanded:
-		right := st.Muted.Render(m.expPart.scenario + " · " + styleLabel(m.expPart.style) + " style")
+		right := st.Muted.Render(m.expPart.scenario + " · " + common.StyleLabel(m.expPart.style) + " style")
 		title := fmt.Sprintf("%s · %s %s at %s", m.whoLabel(), m.expStep.Kind, m.expStep.Tool, timeLabel(m.expStep.T))
-		return []string{joinEnds(st.Title.Render(title), right, w)}
+		return []string{common.JoinEnds(st.Title.Render(title), right, w)}
 	case modeSubagent:
-		lines := []string{joinEnds(st.Title.Render("Subagent view · "+m.title), st.Muted.Render("§5 recover locally, report once"), w)}
+		lines := []string{common.JoinEnds(st.Title.Render("Subagent view · "+m.title), st.Muted.Render("§5 recover locally, report once"), w)}
 		if h >= 24 {
-			lines = append(lines, wrapLines(st.Muted, "The coordinator asked a subagent to gather a customer and an order; the scenario's failure hits one of the two calls. It retries transient failures itself (3 resends after 1 s, 2 s, 4 s) and sends ONE report upward.", w)...)
+			lines = append(lines, common.WrapLines(st.Muted, "The coordinator asked a subagent to gather a customer and an order; the scenario's failure hits one of the two calls. It retries transient failures itself (3 resends after 1 s, 2 s, 4 s) and sends ONE report upward.", w)...)
 		}
 		return lines
 	}
@@ -445,7 +447,7 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 	if ansi.StringWidth(m.title)+ansi.StringWidth(right)+2 > w {
 		right = ""
 	}
-	lines := []string{joinEnds(st.Title.Render(m.title), right, w)}
+	lines := []string{common.JoinEnds(st.Title.Render(m.title), right, w)}
 	state := "⏸ paused"
 	switch {
 	case m.playing:
@@ -483,16 +485,16 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 		return chips
 	}
 	chips := build(false)
-	if len(packChips(chips, w, "   ")) > 1 {
+	if len(common.PackChips(chips, w, "   ")) > 1 {
 		chips = build(true)
 	}
-	chipLines := packChips(chips, w, "   ")
+	chipLines := common.PackChips(chips, w, "   ")
 	// The situation, wrapped whole, when the header has room for it
 	// (the layout keeps the header to a third of the screen); otherwise
 	// as much as fits, and all of it at the end of the summary.
 	m.sitCut = m.situation != ""
 	if h >= 28 && m.situation != "" {
-		sit := wrapWords(m.situation, max(w, 1))
+		sit := common.WrapWords(m.situation, max(w, 1))
 		room := max(h/3-len(lines)-len(chipLines), 0)
 		if len(sit) <= room {
 			m.sitCut = false
@@ -518,15 +520,15 @@ func (m *agentsScreen) View() string {
 	if m.headerH > 0 {
 		blocks = append(blocks, m.header)
 	}
-	pair := func(a, b *pane) {
+	pair := func(a, b *pane.Model) {
 		if m.stacked {
-			for _, p := range []*pane{a, b} {
-				if p.h > 0 {
+			for _, p := range []*pane.Model{a, b} {
+				if p.Height() > 0 {
 					blocks = append(blocks, p.View())
 				}
 			}
-		} else if a.h > 0 {
-			blocks = append(blocks, joinColumns(a.View(), b.View()))
+		} else if a.Height() > 0 {
+			blocks = append(blocks, common.JoinColumns(a.View(), b.View()))
 		}
 	}
 	switch m.mode {
@@ -534,12 +536,12 @@ func (m *agentsScreen) View() string {
 		pair(m.exp[0], m.exp[1])
 	case modeSubagent:
 		pair(m.sub.p, m.report)
-		if m.decision.h > 0 {
+		if m.decision.Height() > 0 {
 			blocks = append(blocks, m.decision.View())
 		}
 	default:
 		pair(m.sides[0].p, m.sides[1].p)
-		if m.summary.h > 0 {
+		if m.summary.Height() > 0 {
 			blocks = append(blocks, m.summary.View())
 		}
 	}

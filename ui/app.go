@@ -6,7 +6,7 @@
 // Reference of the lesson rules.
 //
 // The root model (App) owns the screen stack, the header, the status line
-// and the help bar; every screen gets the same *Common (renderer, styles,
+// and the help bar; every screen gets the same *common.Common (renderer, styles,
 // keys, content, size) and is a tea.Model with its own help and SetSize.
 package ui
 
@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // Options configure the app.
@@ -57,32 +57,6 @@ type Options struct {
 	// a progress file kept aside, progress that cannot be saved.
 	Notice string
 }
-
-// Progress is where the learner's progress goes: scenarios answered,
-// questions and drills (Leitner boxes), exam history. *quiz.Store
-// implements it (on disk, or in memory with quiz.Memory). Solved and
-// ScenarioMark must be cheap: screens call them while drawing lists.
-type Progress interface {
-	Solved(id string) bool
-	MarkSolved(id string) error
-	// RecordScenario records one answer on a lab scenario; correct is
-	// whether it was right (best or acceptable). The store decides the
-	// mark: ✓ only when the very first answer ever was right.
-	RecordScenario(id, action, grade string, correct bool) error
-	RecordItem(id, topic string, correct bool, at time.Time) error
-	RecordExam(e quiz.ExamRecord) error
-	Load() (*quiz.Progress, error)
-	// ScenarioMark is ✓ (right first time), ◑ (right after a miss) or
-	// nothing, without disk I/O.
-	ScenarioMark(id string) quiz.Mark
-	// CurrentNotice is the latest notice for the learner (e.g. the progress
-	// file was found spoiled and kept aside while running); "" for none.
-	CurrentNotice() string
-}
-
-// NewMemoryProgress returns a Progress kept in memory, safe for concurrent
-// use.
-func NewMemoryProgress() Progress { return quiz.Memory() }
 
 // QuizStart opens the app directly in a quiz session (`errorlab quiz`).
 type QuizStart struct {
@@ -119,27 +93,17 @@ func New(opts Options) tea.Model {
 	if prog == nil {
 		prog = NewMemoryProgress()
 	}
-	c := &Common{
-		R:         r,
-		Styles:    DefaultStyles(r),
-		Keys:      DefaultGlobalKeys(),
-		Nav:       DefaultNavKeys(),
-		Catalog:   cat,
-		Bank:      opts.Bank,
-		Progress:  prog,
-		ExportDir: opts.ExportDir,
-		Clipboard: opts.Clipboard,
-	}
 	// The store's notice at start is the one opts.Notice reports (or
 	// chose not to); only a later one shows while running.
-	c.lastNotice = strings.TrimSpace(strings.TrimPrefix(prog.CurrentNotice(), "⚠"))
+	c := common.New(r, cat, prog)
+	c.Bank, c.ExportDir, c.Clipboard = opts.Bank, opts.ExportDir, opts.Clipboard
 	if opts.Notice != "" {
-		c.SetStatus(StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
+		c.SetStatus(common.StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
 	}
 	h := help.New()
 	h.Styles = c.Styles.Help
 	a := &App{c: c, help: h}
-	a.stack = []screen{newHome(c)}
+	a.stack = []common.Screen{newHome(c)}
 	if opts.Quiz != nil {
 		a.stack = append(a.stack, newQuizMenu(c, opts.Quiz))
 	} else if opts.ScenarioID != "" {
@@ -147,7 +111,7 @@ func New(opts Options) tea.Model {
 		if sc, ok := cat.Get(opts.ScenarioID); ok {
 			a.stack = append(a.stack, newScenarioScreen(c, sc))
 		} else {
-			c.SetStatus(StatusError, "%s", unknownScenario(cat, opts.ScenarioID))
+			c.SetStatus(common.StatusError, "%s", unknownScenario(cat, opts.ScenarioID))
 		}
 	}
 	return a
@@ -164,8 +128,8 @@ func unknownScenario(cat *scenarios.Catalog, id string) string {
 // App is the root model: a stack of screens (home at the bottom), the
 // header, the status line and the help bar.
 type App struct {
-	c     *Common
-	stack []screen
+	c     *common.Common
+	stack []common.Screen
 	help  help.Model
 
 	helpView string
@@ -174,7 +138,7 @@ type App struct {
 	bodyH    int
 }
 
-func (a *App) top() screen { return a.stack[len(a.stack)-1] }
+func (a *App) top() common.Screen { return a.stack[len(a.stack)-1] }
 
 // Init implements tea.Model.
 func (a *App) Init() tea.Cmd {
@@ -195,47 +159,47 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case tea.KeyMsg:
 		cmd = a.key(msg)
-	case openLabMsg:
+	case common.OpenLabMsg:
 		cmd = a.push(newLabList(a.c))
-	case openQuizMsg:
+	case common.OpenQuizMsg:
 		cmd = a.push(newQuizMenu(a.c, nil))
-	case quizNavMsg:
+	case common.NavMsg:
 		cmd = a.quizNav(msg)
-	case openReferenceMsg:
+	case common.OpenReferenceMsg:
 		cmd = a.push(newReference(a.c))
-	case openScenarioMsg:
+	case common.OpenScenarioMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {
-			a.c.SetStatus(StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
+			a.c.SetStatus(common.StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
 		cmd = a.push(newScenarioScreen(a.c, sc))
-	case openAgentPickerMsg:
+	case common.OpenAgentPickerMsg:
 		cmd = a.push(newAgentPicker(a.c))
-	case openAgentsMsg:
+	case common.OpenAgentsMsg:
 		cmd = a.push(newAgentsScreen(a.c, msg.ID, msg.FromScenario, msg.Rev))
-	case openExerciseMsg:
+	case common.OpenExerciseMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {
-			a.c.SetStatus(StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
+			a.c.SetStatus(common.StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
 		cmd = a.push(newPropagationScreen(a.c, sc))
-	case replaceScenarioMsg:
+	case common.ReplaceScenarioMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {
-			a.c.SetStatus(StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
+			a.c.SetStatus(common.StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
 		a.dropTop()
 		cmd = a.push(newScenarioScreen(a.c, sc))
-	case panicMsg:
-		a.c.SetStatus(StatusError, "%s", msg.what)
+	case common.PanicMsg:
+		a.c.SetStatus(common.StatusError, "%s", msg.What)
 		cmd = a.route(msg) // the screen may be waiting for an answer
 	case clipDoneMsg:
-		a.c.status = msg.status()
+		a.c.PutStatus(msg.status())
 	case exportDoneMsg:
-		a.c.status = msg.status()
+		a.c.PutStatus(msg.status())
 	default:
 		cmd = a.route(msg)
 	}
@@ -243,7 +207,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, cmd
 }
 
-func (a *App) tooSmall() bool { return a.c.Width < MinWidth || a.c.Height < MinHeight }
+func (a *App) tooSmall() bool { return a.c.Width < common.MinWidth || a.c.Height < common.MinHeight }
 
 func (a *App) key(k tea.KeyMsg) tea.Cmd {
 	g := a.c.Keys
@@ -251,13 +215,13 @@ func (a *App) key(k tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	}
 	top := a.top()
-	if ic, ok := top.(inputCapturer); ok && ic.Capturing() {
+	if ic, ok := top.(common.InputCapturer); ok && ic.Capturing() {
 		return a.route(k)
 	}
 	if key.Matches(k, g.Quit) {
 		// Below the minimum size nothing but "q quits" is visible, so q
 		// quits there without asking.
-		if qg, ok := top.(quitGuard); ok && !a.tooSmall() && qg.GuardQuit() {
+		if qg, ok := top.(common.QuitGuard); ok && !a.tooSmall() && qg.GuardQuit() {
 			a.c.ClearStatus()
 			a.help.ShowAll = false
 			return nil
@@ -276,7 +240,7 @@ func (a *App) key(k tea.KeyMsg) tea.Cmd {
 		a.help.ShowAll = false // esc closes the full help first
 		return nil
 	case key.Matches(k, g.Back):
-		if bh, ok := top.(backHandler); ok && bh.Back() {
+		if bh, ok := top.(common.BackHandler); ok && bh.Back() {
 			return nil
 		}
 		return a.pop()
@@ -290,17 +254,17 @@ func (a *App) key(k tea.KeyMsg) tea.Cmd {
 
 func (a *App) route(msg tea.Msg) tea.Cmd {
 	m, cmd := a.top().Update(msg)
-	if s, ok := m.(screen); ok {
+	if s, ok := m.(common.Screen); ok {
 		a.stack[len(a.stack)-1] = s
 	}
 	return cmd
 }
 
-func (a *App) push(s screen) tea.Cmd {
+func (a *App) push(s common.Screen) tea.Cmd {
 	a.stack = append(a.stack, s)
 	a.help.ShowAll = false
 	a.layout(true)
-	if ac, ok := s.(activator); ok {
+	if ac, ok := s.(common.Activator); ok {
 		return ac.Activate()
 	}
 	return nil
@@ -310,7 +274,7 @@ func (a *App) dropTop() {
 	if len(a.stack) <= 1 {
 		return
 	}
-	if cl, ok := a.top().(closer); ok {
+	if cl, ok := a.top().(common.Closer); ok {
 		cl.Close()
 	}
 	a.stack = a.stack[:len(a.stack)-1]
@@ -318,20 +282,20 @@ func (a *App) dropTop() {
 
 func (a *App) pop() tea.Cmd {
 	if len(a.stack) <= 1 {
-		a.c.SetStatus(StatusInfo, "this is the home screen: q quits")
+		a.c.SetStatus(common.StatusInfo, "this is the home screen: q quits")
 		return nil
 	}
 	a.dropTop()
 	a.help.ShowAll = false
 	a.layout(true)
-	if ac, ok := a.top().(activator); ok {
+	if ac, ok := a.top().(common.Activator); ok {
 		return ac.Activate()
 	}
 	return nil
 }
 
 // layout recomputes the help bar and gives the active screen the space
-// left between the header and the status line. force resizes the screen
+// left between the header and the status line. force resizes the common.Screen
 // even if its area did not change.
 func (a *App) layout(force bool) {
 	w, h := a.c.Width, a.c.Height
@@ -343,7 +307,7 @@ func (a *App) layout(force bool) {
 	bw, bh := w, max(h-2-a.helpH, 0)
 	if a.tooSmall() {
 		// Screens keep a usable size while the message shows.
-		bw, bh = max(w, MinWidth), max(bh, MinHeight-4)
+		bw, bh = max(w, common.MinWidth), max(bh, common.MinHeight-4)
 	}
 	if force || bw != a.bodyW || bh != a.bodyH {
 		a.bodyW, a.bodyH = bw, bh
@@ -383,27 +347,9 @@ func (a *App) header(w int) string {
 	}
 	right := ""
 	if len(a.c.Catalog.Scenarios) > 0 {
-		right = st.HeaderRight.Render(a.c.markText())
+		right = st.HeaderRight.Render(a.c.MarkText())
 	}
-	return joinEnds(left, right, w)
-}
-
-// joinEnds puts left and right on one line of width w, truncating left
-// first and dropping right if there is no room for both.
-func joinEnds(left, right string, w int) string {
-	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
-	if rw > 0 && lw+rw+1 > w {
-		if w-rw-1 >= 12 {
-			left = ansi.Truncate(left, w-rw-1, "…")
-			lw = ansi.StringWidth(left)
-		} else {
-			right, rw = "", 0
-		}
-	}
-	if rw == 0 {
-		return ansi.Truncate(left, w, "…")
-	}
-	return left + strings.Repeat(" ", max(w-lw-rw, 1)) + right
+	return common.JoinEnds(left, right, w)
 }
 
 // tooSmallView centres the size message: what is wrong, the sizes on a
@@ -413,7 +359,7 @@ func tooSmallView(w, h int) string {
 	var lines []string
 	for _, l := range []string{
 		"terminal too small",
-		fmt.Sprintf("need at least %dx%d, have %dx%d", MinWidth, MinHeight, w, h),
+		fmt.Sprintf("need at least %dx%d, have %dx%d", common.MinWidth, common.MinHeight, w, h),
 	} {
 		lines = append(lines, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
 	}
@@ -462,3 +408,10 @@ func clampFrame(s string, w, h int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Progress is where the learner's progress goes (common.Progress).
+type Progress = common.Progress
+
+// NewMemoryProgress returns a Progress kept in memory, safe for concurrent
+// use.
+func NewMemoryProgress() Progress { return common.NewMemoryProgress() }

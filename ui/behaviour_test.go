@@ -17,6 +17,7 @@ import (
 
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/sim/wire"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 var size120 = tea.WindowSizeMsg{Width: 120, Height: 40}
@@ -86,7 +87,7 @@ func TestWriteExportsExactBytes(t *testing.T) {
 	path := filepath.Join(dir, exportName(timeoutID, "good", "2025-11-25", 1))
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("no export file: %v\nstatus: %s", err, m.(*App).c.status.Text)
+		t.Fatalf("no export file: %v\nstatus: %s", err, m.(*App).c.Status().Text)
 	}
 	var rec struct {
 		ID, Spec, Style, Request, Response string
@@ -244,7 +245,7 @@ func TestMarksFollowTheFirstAnswerEver(t *testing.T) {
 	}
 
 	// A new visit, the right answer first: still ◑.
-	m, _ = drive(m, openScenarioMsg{ID: timeoutID}, press("enter"), press(retryKey()))
+	m, _ = drive(m, common.OpenScenarioMsg{ID: timeoutID}, press("enter"), press(retryKey()))
 	if got := prog.ScenarioMark(timeoutID); got != quiz.MarkAfterMiss {
 		t.Fatalf("reopening and answering right turned ◑ into %q", got)
 	}
@@ -264,10 +265,10 @@ func TestMarksFollowTheFirstAnswerEver(t *testing.T) {
 	if other == nil || other.ID == timeoutID {
 		t.Skip("one scenario only")
 	}
-	m, _ = drive(m, openScenarioMsg{ID: other.ID}, press("enter"))
+	m, _ = drive(m, common.OpenScenarioMsg{ID: other.ID}, press("enter"))
 	m, _ = drive(m, press(keyOf(other.TruthAt(other.Revision()).Best)))
 	if got := prog.ScenarioMark(other.ID); got != quiz.MarkFirstTime {
-		t.Fatalf("a right first answer on %s is marked %q; status %q", other.ID, got, m.(*App).c.status.Text)
+		t.Fatalf("a right first answer on %s is marked %q; status %q", other.ID, got, m.(*App).c.Status().Text)
 	}
 	if line := lineWith(m.View(), "recorded as right first time"); !strings.HasPrefix(line, "✓ correct") {
 		t.Errorf("the status does not say ✓ right first time:\n%s", m.View())
@@ -338,7 +339,7 @@ func TestEmptyCatalogDoesNotPanic(t *testing.T) {
 
 func TestPanicInCommandBecomesStatus(t *testing.T) {
 	m := openTimeout(t, Options{})
-	cmd := safe("the call", func() tea.Msg { panic("boom") })
+	cmd := common.Safe("the call", func() tea.Msg { panic("boom") })
 	m, _ = drive(m, cmd())
 	if line := lineWith(m.View(), "boom"); !strings.Contains(line, "✗ the call failed unexpectedly") {
 		t.Errorf("no error status:\n%s", m.View())

@@ -14,6 +14,10 @@ import (
 	"github.com/errorlab/errorlab/sim/agent"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/wire"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/jsonview"
+	"github.com/errorlab/errorlab/ui/components/pane"
+	"github.com/errorlab/errorlab/ui/styles"
 )
 
 // Steps of the propagation exercise.
@@ -34,7 +38,7 @@ type modelReportMsg struct {
 // coordinator does with it (scored with rules.Score). The report the
 // engine's subagent really sent is the model answer after step 1.
 type propagationScreen struct {
-	c     *Common
+	c     *common.Common
 	keys  ExerciseKeys
 	sc    *scenarios.Scenario
 	cat   rules.Category // the category of the scenario's truth
@@ -57,22 +61,22 @@ type propagationScreen struct {
 	delegErr error
 	loading  bool
 
-	pane    *pane
+	pane    *pane.Model
 	w, h    int
 	header  string
 	headerH int
 }
 
-func newPropagationScreen(c *Common, sc *scenarios.Scenario) *propagationScreen {
+func newPropagationScreen(c *common.Common, sc *scenarios.Scenario) *propagationScreen {
 	m := &propagationScreen{
 		c: c, keys: DefaultExerciseKeys(), sc: sc,
 		cat:  sc.TruthAt(sc.Revision()).Expected.ErrorCategory,
-		pane: newPane(c), scrollTo: -1, toHead: -1,
+		pane: pane.New(c), scrollTo: -1, toHead: -1,
 	}
 	if _, err := sc.Delegation(); err != nil {
 		m.delegErr = err
 	}
-	m.pane.focused = true
+	m.pane.SetFocused(true)
 	m.rebuild()
 	return m
 }
@@ -89,12 +93,12 @@ func (m *propagationScreen) Activate() tea.Cmd {
 	}
 	m.loading = true
 	sc, owner := m.sc, m
-	return safe("the subagent's run", func() tea.Msg {
+	return common.Safe("the subagent's run", func() tea.Msg {
 		d, err := sc.Delegation()
 		if err != nil {
 			return modelReportMsg{owner: owner, err: err}
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), agentsTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), common.AgentsTimeout)
 		defer cancel()
 		run, err := agent.Delegate(ctx, d)
 		return modelReportMsg{owner: owner, run: run, err: err}
@@ -107,9 +111,9 @@ func (m *propagationScreen) SetSize(w, h int) {
 }
 
 func (m *propagationScreen) ShortHelp() []key.Binding {
-	choose := brief(m.keys.Choose, "choose a report")
+	choose := common.Brief(m.keys.Choose, "choose a report")
 	if m.focus == exCoordinator {
-		choose = brief(m.keys.Choose, "choose the coordinator's move")
+		choose = common.Brief(m.keys.Choose, "choose the coordinator's move")
 	} else {
 		choose.SetHelp("1-4", "choose a report")
 	}
@@ -117,7 +121,7 @@ func (m *propagationScreen) ShortHelp() []key.Binding {
 	if m.reportV != nil {
 		bs = append(bs, m.keys.Focus)
 	}
-	return append(bs, brief(m.c.Nav.Down, "scroll"), brief(m.c.Nav.Up, "scroll"))
+	return append(bs, common.Brief(m.c.Nav.Down, "scroll"), common.Brief(m.c.Nav.Up, "scroll"))
 }
 
 func (m *propagationScreen) FullHelp() [][]key.Binding {
@@ -136,13 +140,13 @@ func (m *propagationScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.loading = false
 		m.model, m.modelErr = msg.run, msg.err
 		if msg.err != nil {
-			m.c.SetStatus(StatusError, "the subagent could not play %s: %v", m.sc.ID, msg.err)
+			m.c.SetStatus(common.StatusError, "the subagent could not play %s: %v", m.sc.ID, msg.err)
 		}
 		m.rebuild()
-	case panicMsg:
+	case common.PanicMsg:
 		if m.loading {
 			m.loading = false
-			m.modelErr = fmt.Errorf("%s", msg.what)
+			m.modelErr = fmt.Errorf("%s", msg.What)
 			m.rebuild()
 		}
 	default:
@@ -158,7 +162,7 @@ func (m *propagationScreen) handleKey(k tea.KeyMsg) {
 		m.choose(int(k.String()[0] - '0'))
 	case key.Matches(k, m.keys.Focus):
 		if m.reportV == nil {
-			m.c.SetStatus(StatusWarn, "answer step 1 first: which report should the subagent send? (1-4)")
+			m.c.SetStatus(common.StatusWarn, "answer step 1 first: which report should the subagent send? (1-4)")
 			return
 		}
 		m.focus = 1 - m.focus
@@ -175,7 +179,7 @@ func (m *propagationScreen) choose(n int) {
 	switch m.focus {
 	case exReport:
 		if n < 1 || n > len(rules.ReportKinds) {
-			m.c.SetStatus(StatusWarn, "step 1 has %d reports: press 1-%d", len(rules.ReportKinds), len(rules.ReportKinds))
+			m.c.SetStatus(common.StatusWarn, "step 1 has %d reports: press 1-%d", len(rules.ReportKinds), len(rules.ReportKinds))
 			return
 		}
 		k := rules.ReportKinds[n-1]
@@ -185,10 +189,10 @@ func (m *propagationScreen) choose(n int) {
 		if v.Grade.Correct() {
 			m.focus = exCoordinator
 			m.toHead, m.scrollTo = exCoordinator, -1
-			m.c.SetStatus(StatusOK, "correct · model answer above (k) · step 2: the coordinator's move (1-9)")
+			m.c.SetStatus(common.StatusOK, "correct · model answer above (k) · step 2: the coordinator's move (1-9)")
 		} else {
 			m.scrollTo, m.toHead = exReport, -1
-			m.c.SetStatus(StatusError, "%s breaks %s · try another (1-4), or tab to step 2", k.Title(), v.Rule.Ref())
+			m.c.SetStatus(common.StatusError, "%s breaks %s · try another (1-4), or tab to step 2", k.Title(), v.Rule.Ref())
 		}
 	case exCoordinator:
 		if n < 1 || n > len(rules.Actions) {
@@ -199,9 +203,9 @@ func (m *propagationScreen) choose(n int) {
 		m.action, m.actionV = a, &v
 		m.tries[exCoordinator]++
 		if v.Grade.Correct() {
-			m.c.SetStatus(StatusOK, "%s: %s · esc goes back to the scenario", gradeWord(v.Grade), a.Title())
+			m.c.SetStatus(common.StatusOK, "%s: %s · esc goes back to the scenario", common.GradeWord(v.Grade), a.Title())
 		} else {
-			m.c.SetStatus(StatusError, "not the best move for the coordinator: %s · try another number", a.Title())
+			m.c.SetStatus(common.StatusError, "not the best move for the coordinator: %s · try another number", a.Title())
 		}
 		m.scrollTo, m.toHead = exCoordinator, -1
 	}
@@ -221,12 +225,12 @@ func (m *propagationScreen) rebuild() {
 // follow brings the verdict just given, or the question of the step
 // just focused, into view.
 func (m *propagationScreen) follow() {
-	_, ih := m.pane.inner()
+	_, ih := m.pane.Inner()
 	if ih <= 0 {
 		return
 	}
 	if m.toHead >= 0 {
-		m.pane.vp.SetYOffset(max(m.heads[m.toHead]-1, 0))
+		m.pane.Viewport().SetYOffset(max(m.heads[m.toHead]-1, 0))
 		return
 	}
 	if m.scrollTo < 0 {
@@ -236,14 +240,14 @@ func (m *propagationScreen) follow() {
 	if a[1] <= a[0] {
 		return
 	}
-	y := m.pane.vp.YOffset
+	y := m.pane.Viewport().YOffset
 	if a[1] > y+ih {
 		y = a[1] - ih
 	}
 	if a[0] < y {
 		y = a[0]
 	}
-	m.pane.vp.SetYOffset(y)
+	m.pane.Viewport().SetYOffset(y)
 }
 
 func (m *propagationScreen) layout() {
@@ -257,8 +261,8 @@ func (m *propagationScreen) layout() {
 		if ansi.StringWidth(title)+ansi.StringWidth(right)+2 > w {
 			right = ""
 		}
-		hdr = append(hdr, joinEnds(st.Title.Render(title), right, w))
-		sit := strings.Split(ansi.Wrap(oneLineText(m.sc.Situation), w, ""), "\n")
+		hdr = append(hdr, common.JoinEnds(st.Title.Render(title), right, w))
+		sit := strings.Split(ansi.Wrap(common.OneLineText(m.sc.Situation), w, ""), "\n")
 		maxSit := 3
 		if h < 24 {
 			maxSit = 1
@@ -290,7 +294,7 @@ func (m *propagationScreen) build(w int) string {
 	if !m.sc.RetriesExhausted {
 		premise = fmt.Sprintf("Here a retry would have worked, and then nothing goes upward: the coordinator never hears of a blip the subagent absorbed. Suppose instead the %s failure (%s) outlasted all 3 resends (after 1 s, 2 s and 4 s).", m.sc.Call.Tool, m.cat)
 	}
-	add(wrapLines(st.Plain, premise, w)...)
+	add(common.WrapLines(st.Plain, premise, w)...)
 	add("")
 
 	head := func(step int, text string) {
@@ -320,7 +324,7 @@ func (m *propagationScreen) build(w int) string {
 	head(exReport, fmt.Sprintf("Step 1 of 2 · Which report should the subagent send its coordinator? (1-%d)", len(rules.ReportKinds)))
 	for i, k := range rules.ReportKinds {
 		add("  " + mark(m.reportV != nil && k == m.report, m.reportV) + st.ChipKey.Render(fmt.Sprint(i+1)) + " " + st.Bold.Render(k.Title()))
-		for _, l := range strings.Split(tokenizeJSON(k.Example(m.sc.Call.Tool, m.cat)).render(max(w-6, 1), st), "\n") {
+		for _, l := range strings.Split(jsonview.JSON(k.Example(m.sc.Call.Tool, m.cat)).Render(max(w-6, 1), st), "\n") {
 			add("      " + l)
 		}
 	}
@@ -329,8 +333,8 @@ func (m *propagationScreen) build(w int) string {
 		m.anchors[exReport][0] = len(out)
 		n := slices.Index(rules.ReportKinds, m.report) + 1
 		add(verdictHead(st, v.Grade, fmt.Sprintf("%d %s", n, m.report.Title()), w)...)
-		add(wrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
-		add(wrapLead(st.Bold, "Why:", v.Why, w, st.Plain)...)
+		add(common.WrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
+		add(common.WrapLead(st.Bold, "Why:", v.Why, w, st.Plain)...)
 		m.anchors[exReport][1] = len(out)
 		add("")
 		add(m.modelLines(w)...)
@@ -344,8 +348,8 @@ func (m *propagationScreen) build(w int) string {
 			m.anchors[exCoordinator][0] = len(out)
 			n := slices.Index(rules.Actions, m.action) + 1
 			add(verdictHead(st, v.Grade, fmt.Sprintf("%d %s (%s)", n, m.action.Title(), m.action), w)...)
-			add(wrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
-			add(wrapLead(st.Bold, "Why:", v.Why, w, st.Plain)...)
+			add(common.WrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
+			add(common.WrapLead(st.Bold, "Why:", v.Why, w, st.Plain)...)
 			m.anchors[exCoordinator][1] = len(out)
 		}
 	}
@@ -358,19 +362,19 @@ func (m *propagationScreen) modelLines(w int) []string {
 	st := m.c.Styles
 	switch {
 	case m.delegErr != nil:
-		out := wrapLead(st.Bold, "Model answer:", fmt.Sprintf("the simulated subagent cannot play this scenario (%v). A structured partial report has this shape:", m.delegErr), w, st.Plain)
-		for _, l := range strings.Split(tokenizeJSON(rules.ReportStructured.Example(m.sc.Call.Tool, m.cat)).render(max(w-2, 1), st), "\n") {
+		out := common.WrapLead(st.Bold, "Model answer:", fmt.Sprintf("the simulated subagent cannot play this scenario (%v). A structured partial report has this shape:", m.delegErr), w, st.Plain)
+		for _, l := range strings.Split(jsonview.JSON(rules.ReportStructured.Example(m.sc.Call.Tool, m.cat)).Render(max(w-2, 1), st), "\n") {
 			out = append(out, "  "+l)
 		}
 		return out
 	case m.modelErr != nil:
-		return wrapLines(st.Bad, "✗ the subagent's run failed: "+m.modelErr.Error(), w)
+		return common.WrapLines(st.Bad, "✗ the subagent's run failed: "+m.modelErr.Error(), w)
 	case m.model == nil:
-		return wrapLines(st.Muted, "playing the scenario as a subagent job…", w)
+		return common.WrapLines(st.Muted, "playing the scenario as a subagent job…", w)
 	}
-	out := wrapLead(st.Bold, "Model answer:", "the one report errorlab's simulated subagent sent its coordinator on this scenario.", w, st.Plain)
-	doc := tokenizeJSON(wire.Pretty([]byte(m.model.Subagent.FinalMessage)))
-	for _, l := range strings.Split(doc.render(max(w-2, 1), st), "\n") {
+	out := common.WrapLead(st.Bold, "Model answer:", "the one report errorlab's simulated subagent sent its coordinator on this scenario.", w, st.Plain)
+	doc := jsonview.JSON(wire.Pretty([]byte(m.model.Subagent.FinalMessage)))
+	for _, l := range strings.Split(doc.Render(max(w-2, 1), st), "\n") {
 		out = append(out, "  "+l)
 	}
 	return out
@@ -378,7 +382,7 @@ func (m *propagationScreen) modelLines(w int) []string {
 
 // verdictHead is "✓ Correct: …", "✓ Acceptable: …" or "✗ Not the best
 // move: …", wrapped to w.
-func verdictHead(st *Styles, g rules.Grade, what string, w int) []string {
+func verdictHead(st *styles.Styles, g rules.Grade, what string, w int) []string {
 	head, gs := "✗ Not the best move:", st.Bad
 	switch g {
 	case rules.GradeBest:
@@ -386,7 +390,7 @@ func verdictHead(st *Styles, g rules.Grade, what string, w int) []string {
 	case rules.GradeAcceptable:
 		head, gs = "✓ Acceptable:", st.Warn
 	}
-	return wrapLead(gs.Bold(true), head, what, w, st.Plain)
+	return common.WrapLead(gs.Bold(true), head, what, w, st.Plain)
 }
 
 func (m *propagationScreen) View() string {
@@ -397,7 +401,7 @@ func (m *propagationScreen) View() string {
 	if m.headerH > 0 {
 		blocks = append(blocks, m.header)
 	}
-	if m.pane.h > 0 {
+	if m.pane.Height() > 0 {
 		blocks = append(blocks, m.pane.View())
 	}
 	return strings.Join(blocks, "\n")

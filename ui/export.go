@@ -13,14 +13,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
-	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
 )
-
-// exportRecord is the file `w` writes: one exchange with its context
-// (scenarios.ExchangeRecord, the shape `scenarios show --json` prints).
-type exportRecord = scenarios.ExchangeRecord
 
 // exportName is errorlab-<id>-<style>-<rev>-attempt<n>.json. writeExport
 // adds -2, -3, ... before .json when the name is taken.
@@ -59,40 +55,22 @@ func createFresh(dir, name string) (*os.File, string, error) {
 type exportDoneMsg struct {
 	path string
 	err  error
-	side sideNote // which of two sides was written, when it is not plain
+	side common.SideNote // which of two sides was written, when it is not plain
 }
 
-func (m exportDoneMsg) status() Status {
+func (m exportDoneMsg) status() common.Status {
 	if m.err != nil {
-		return Status{StatusError, "could not write the exchange: " + m.err.Error()}
+		return common.Status{Kind: common.StatusError, Text: "could not write the exchange: " + m.err.Error()}
 	}
-	if m.side.what != "" {
-		return Status{StatusOK, fmt.Sprintf("wrote the %s to %s (%s)", m.side.what, m.path, m.side.note)}
+	if m.side.What != "" {
+		return common.Status{Kind: common.StatusOK, Text: fmt.Sprintf("wrote the %s to %s (%s)", m.side.What, m.path, m.side.Note)}
 	}
-	return Status{StatusOK, "wrote " + m.path}
-}
-
-// sideNote says which of two responses on screen y or w took, and how to
-// take the other: "good response", "compare: bad left, good right; tab
-// to choose".
-type sideNote struct{ what, note string }
-
-// sideNoter is a screen whose y and w may take a side the learner is not
-// looking at (the comparison, with the verdict focused).
-type sideNoter interface {
-	SideNote() sideNote
-}
-
-func sideOf(s screen) sideNote {
-	if n, ok := s.(sideNoter); ok {
-		return n.SideNote()
-	}
-	return sideNote{}
+	return common.Status{Kind: common.StatusOK, Text: "wrote " + m.path}
 }
 
 // writeExport classifies and writes rec as indented JSON to dir/name in a
 // command, off the UI loop.
-func writeExport(dir, name string, rec exportRecord, side sideNote) tea.Cmd {
+func writeExport(dir, name string, rec common.ExportRecord, side common.SideNote) tea.Cmd {
 	return func() tea.Msg {
 		if dir == "" {
 			dir = "."
@@ -118,17 +96,17 @@ func writeExport(dir, name string, rec exportRecord, side sideNote) tea.Cmd {
 }
 
 func (a *App) write() tea.Cmd {
-	es, ok := a.top().(exportSource)
+	es, ok := a.top().(common.ExportSource)
 	if !ok {
-		a.c.SetStatus(StatusWarn, "nothing to write here: open a scenario and make the call first")
+		a.c.SetStatus(common.StatusWarn, "nothing to write here: open a scenario and make the call first")
 		return nil
 	}
 	rec, name, ok, reason := es.ExportRecord()
 	if !ok {
-		a.c.SetStatus(StatusWarn, "%s", reason)
+		a.c.SetStatus(common.StatusWarn, "%s", reason)
 		return nil
 	}
-	return safe("writing the exchange", writeExport(a.c.ExportDir, name, rec, sideOf(a.top())))
+	return common.Safe("writing the exchange", writeExport(a.c.ExportDir, name, rec, common.SideOf(a.top())))
 }
 
 type clipDoneMsg struct {
@@ -138,14 +116,14 @@ type clipDoneMsg struct {
 	note  string // how the side copied sits among two, when it is not plain
 }
 
-func (m clipDoneMsg) status() Status {
+func (m clipDoneMsg) status() common.Status {
 	if m.err != nil {
-		return Status{StatusError, "could not copy: " + m.err.Error()}
+		return common.Status{Kind: common.StatusError, Text: "could not copy: " + m.err.Error()}
 	}
 	if m.note != "" {
-		return Status{StatusOK, fmt.Sprintf("copied the %s (%s) · %d bytes via OSC 52", m.label, m.note, m.n)}
+		return common.Status{Kind: common.StatusOK, Text: fmt.Sprintf("copied the %s (%s) · %d bytes via OSC 52", m.label, m.note, m.n)}
 	}
-	return Status{StatusOK, fmt.Sprintf("copied the %s (%d bytes) to the clipboard with OSC 52", m.label, m.n)}
+	return common.Status{Kind: common.StatusOK, Text: fmt.Sprintf("copied the %s (%d bytes) to the clipboard with OSC 52", m.label, m.n)}
 }
 
 // errWriter remembers the first write error, which termenv's Copy drops.
@@ -180,19 +158,19 @@ func copyOSC52(w io.Writer, text, label, note string) tea.Cmd {
 }
 
 func (a *App) copy() tea.Cmd {
-	cs, ok := a.top().(clipSource)
+	cs, ok := a.top().(common.ClipSource)
 	if !ok {
-		a.c.SetStatus(StatusWarn, "nothing to copy here: open a scenario and make the call first")
+		a.c.SetStatus(common.StatusWarn, "nothing to copy here: open a scenario and make the call first")
 		return nil
 	}
 	text, label, ok, reason := cs.ClipText()
 	if !ok {
-		a.c.SetStatus(StatusWarn, "%s", reason)
+		a.c.SetStatus(common.StatusWarn, "%s", reason)
 		return nil
 	}
 	if strings.TrimSpace(text) == "" {
-		a.c.SetStatus(StatusWarn, "the %s is empty", label)
+		a.c.SetStatus(common.StatusWarn, "the %s is empty", label)
 		return nil
 	}
-	return safe("copying", copyOSC52(a.c.Clipboard, text, label, sideOf(a.top()).note))
+	return common.Safe("copying", copyOSC52(a.c.Clipboard, text, label, common.SideOf(a.top()).Note))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // spoil writes garbage over the progress file in dir.
@@ -39,7 +40,7 @@ func TestNoticeAfterLabAnswer(t *testing.T) {
 	}
 	spoil(t, dir)
 	m, _ = drive(m, press(retryKey()))
-	if st := m.(*App).c.status.Text; !strings.Contains(st, filepath.Join(dir, quiz.FileName)+".corrupt-") {
+	if st := m.(*App).c.Status().Text; !strings.Contains(st, filepath.Join(dir, quiz.FileName)+".corrupt-") {
 		t.Errorf("the notice does not say where the old file is: %q", st)
 	}
 	line := lineWith(m.View(), "progress file ")
@@ -101,7 +102,7 @@ func TestNoticeAfterExam(t *testing.T) {
 // TestAgentsFollowTheScenarioRevision: a on a scenario screen under
 // 2025-06-18 plays the agents under 2025-06-18 (the schema break is a
 // -32602 there), says so in the header and names exports with it; from
-// the picker the scenario's own revision plays; r on the agents screen
+// the picker the scenario's own revision plays; r on the agents common.Screen
 // plays again under the next revision.
 func TestAgentsFollowTheScenarioRevision(t *testing.T) {
 	cat := catalog(t)
@@ -122,7 +123,7 @@ func TestAgentsFollowTheScenarioRevision(t *testing.T) {
 	m, _ = drive(m, press("G"), press("tab"), press("g"), press("enter"), press("w"))
 	files, _ := filepath.Glob(filepath.Join(dir, "*-2025-06-18.json"))
 	if len(files) != 1 {
-		t.Errorf("export not named with the revision: %v; status %q", files, m.(*App).c.status.Text)
+		t.Errorf("export not named with the revision: %v; status %q", files, m.(*App).c.Status().Text)
 	}
 
 	// r plays again under the next revision, from t=0.
@@ -161,8 +162,8 @@ func TestAgentsRowsAreShared(t *testing.T) {
 			for step := 0; ; step++ {
 				var inner, content [2]int
 				for i, tl := range s.sides {
-					_, inner[i] = tl.p.inner()
-					content[i] = tl.p.vp.TotalLineCount()
+					_, inner[i] = tl.p.Inner()
+					content[i] = tl.p.Viewport().TotalLineCount()
 				}
 				for i := range 2 {
 					j := 1 - i
@@ -175,7 +176,7 @@ func TestAgentsRowsAreShared(t *testing.T) {
 							id, sz.Width, sz.Height, step, i, inner[i], content[i], j, inner[j]-content[j])
 					}
 				}
-				if _, ih := s.summary.inner(); ih < 2 {
+				if _, ih := s.summary.Inner(); ih < 2 {
 					t.Errorf("%s %dx%d step %d: the summary has %d rows", id, sz.Width, sz.Height, step, ih)
 				}
 				if s.done() {
@@ -193,7 +194,7 @@ func TestAgentsRowsAreShared(t *testing.T) {
 // TestStyleIDsReadAsLabels: feedback written with a style id reads with
 // its label, on the scenario screen and in the agents' titles.
 func TestStyleIDsReadAsLabels(t *testing.T) {
-	if got := styleWords("In the error_as_success style the flag is missing; raw_exception too. empty_successes stay."); got != "In the error as success style the flag is missing; raw exception too. empty_successes stay." {
+	if got := common.StyleWords("In the error_as_success style the flag is missing; raw_exception too. empty_successes stay."); got != "In the error as success style the flag is missing; raw exception too. empty_successes stay." {
 		t.Errorf("styleWords: %q", got)
 	}
 	m := openAt(t, permAsSuccessID, size120, press("enter"), press(keyOf(rules.RetrySame)))

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // maxShortHelpLines is how many lines the short help bar may wrap onto
@@ -22,7 +23,7 @@ func (a *App) renderHelp(w int) string {
 	top := a.top()
 	g := a.c.Keys
 	capturing := false
-	if ic, ok := top.(inputCapturer); ok && ic.Capturing() {
+	if ic, ok := top.(common.InputCapturer); ok && ic.Capturing() {
 		capturing = true
 	}
 	a.help.Width = w
@@ -46,7 +47,7 @@ func (a *App) renderHelp(w int) string {
 	if capturing {
 		tail = []key.Binding{g.Force}
 	} else {
-		tail = []key.Binding{brief(g.Help, "more")}
+		tail = []key.Binding{common.Brief(g.Help, "more")}
 		if len(a.stack) > 1 {
 			tail = append(tail, g.Back)
 		}
@@ -92,12 +93,6 @@ func (a *App) fullHelpRows(groups [][]key.Binding, w int) string {
 		rows[i] = strings.Join(lines, "\n")
 	}
 	return strings.Join(rows, "\n")
-}
-
-// brief returns a copy of b with a shorter description for the help bar.
-func brief(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
 }
 
 // shortHelpLines packs the screen's bindings greedily into lines of at

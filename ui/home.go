@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // homeItem is one section of the product on the home menu.
@@ -19,10 +20,10 @@ type homeItem struct {
 
 func homeItems() []homeItem {
 	return []homeItem{
-		{name: "Lab", desc: "Trigger a failure on the mock MCP server, read the exact request and response, choose the agent's next move.", open: openLabMsg{}},
-		{name: "Reference", desc: "The lesson rules as tables: two layers, four categories, metadata, empty or failed, recovery, decisions.", open: openReferenceMsg{}},
-		{name: "Agents", desc: "Two simulated agents side by side on the same failures: one guesses, one reads the metadata.", open: openAgentPickerMsg{}},
-		{name: "Practice & exam", desc: "Practice by topic, a timed mock exam, review of what you missed, and your results.", open: openQuizMsg{}},
+		{name: "Lab", desc: "Trigger a failure on the mock MCP server, read the exact request and response, choose the agent's next move.", open: common.OpenLabMsg{}},
+		{name: "Reference", desc: "The lesson rules as tables: two layers, four categories, metadata, empty or failed, recovery, decisions.", open: common.OpenReferenceMsg{}},
+		{name: "Agents", desc: "Two simulated agents side by side on the same failures: one guesses, one reads the metadata.", open: common.OpenAgentPickerMsg{}},
+		{name: "Practice & exam", desc: "Practice by topic, a timed mock exam, review of what you missed, and your results.", open: common.OpenQuizMsg{}},
 		{name: "Check a server", desc: "Grade the error responses of any MCP server against the lesson rules.", coming: true},
 		{name: "Serve", desc: "Run the mock server over stdio for your own MCP client or agent.", coming: true},
 	}
@@ -30,14 +31,14 @@ func homeItems() []homeItem {
 
 // home is the first screen: the product's sections.
 type home struct {
-	c      *Common
+	c      *common.Common
 	items  []homeItem
 	cursor int
 	w, h   int
 	open   key.Binding
 }
 
-func newHome(c *Common) *home {
+func newHome(c *common.Common) *home {
 	return &home{
 		c:     c,
 		items: homeItems(),
@@ -77,10 +78,10 @@ func (m *home) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, m.open):
 		it := m.items[m.cursor]
 		if it.coming {
-			m.c.SetStatus(StatusWarn, "%s is coming in a later version of errorlab", it.name)
+			m.c.SetStatus(common.StatusWarn, "%s is coming in a later version of errorlab", it.name)
 			return m, nil
 		}
-		return m, send(it.open)
+		return m, common.Send(it.open)
 	}
 	return m, nil
 }
@@ -98,7 +99,7 @@ func (m *home) View() string {
 	}
 	progress := ""
 	if n := len(m.c.Catalog.Scenarios); n > 0 {
-		first, after := m.c.markCounts()
+		first, after := m.c.MarkCounts()
 		progress = " " + st.Muted.Render(fmt.Sprintf("Lab progress, of %d scenarios: ✓ %d right first time · ◑ %d right after a miss.", n, first, after))
 	}
 	fullHead := append(append([]string{"", title}, tagline...), progress, "")

@@ -16,6 +16,8 @@ import (
 
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/styles"
 )
 
 const (
@@ -181,7 +183,7 @@ func TestCaveatForEveryBadStyle(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				m := newScenarioScreen(&Common{Catalog: cat, Styles: DefaultStyles(nil), Progress: NewMemoryProgress()}, s)
+				m := newScenarioScreen(&common.Common{Catalog: cat, Styles: styles.DefaultStyles(nil), Progress: NewMemoryProgress()}, s)
 				m.style, m.rev = st, rev
 				m.runs[runKey{st, rev}] = &run{attempts: 1, last: &ex}
 				v := s.Score(rev, s.TruthAt(rev).Best)
@@ -278,7 +280,7 @@ func TestCallSummaryIsJSON(t *testing.T) {
 			t.Errorf("wrapCall broke an id at its hyphen: %q", got)
 		}
 	}
-	got := argsJSON(map[string]any{"filter": map[string]any{"status": "open", "ids": []any{1, 2}}, "q": "a<b"})
+	got := common.ArgsJSON(map[string]any{"filter": map[string]any{"status": "open", "ids": []any{1, 2}}, "q": "a<b"})
 	if want := `{"filter":{"ids":[1,2],"status":"open"},"q":"a<b"}`; got != want {
 		t.Errorf("argsJSON = %s, want %s", got, want)
 	}
@@ -314,7 +316,7 @@ func TestEscClosesFullHelp(t *testing.T) {
 	if m.(*App).help.ShowAll {
 		t.Error("esc did not close the full help")
 	}
-	scenarioOf(t, m) // still on the scenario screen
+	scenarioOf(t, m) // still on the scenario common.Screen
 	m, _ = drive(m, press("esc"))
 	if _, ok := m.(*App).top().(*labList); !ok {
 		t.Errorf("esc with the help closed did not go back: top is %T", m.(*App).top())
@@ -368,8 +370,8 @@ func TestWriteNeverOverwrites(t *testing.T) {
 		t.Errorf("%d files, want 3", len(entries))
 	}
 	path := filepath.Join(dir, names[2])
-	if !strings.Contains(m.(*App).c.status.Text, path) {
-		t.Errorf("status %q does not name %s", m.(*App).c.status.Text, path)
+	if !strings.Contains(m.(*App).c.Status().Text, path) {
+		t.Errorf("status %q does not name %s", m.(*App).c.Status().Text, path)
 	}
 }
 
@@ -378,9 +380,9 @@ func TestWriteNeverOverwrites(t *testing.T) {
 func TestSmallestSizeBeforeCall(t *testing.T) {
 	cat := catalog(t)
 	for _, s := range cat.Scenarios {
-		m, _ := drive(New(Options{Catalog: cat, ScenarioID: s.ID}), tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+		m, _ := drive(New(Options{Catalog: cat, ScenarioID: s.ID}), tea.WindowSizeMsg{Width: common.MinWidth, Height: common.MinHeight})
 		view := m.View()
-		if n := len(strings.Split(view, "\n")); n > MinHeight {
+		if n := len(strings.Split(view, "\n")); n > common.MinHeight {
 			t.Fatalf("%s: %d lines", s.ID, n)
 		}
 		sc := scenarioOf(t, m)
@@ -401,7 +403,7 @@ func TestSmallestSizeBeforeCall(t *testing.T) {
 // Item 13: JSON-RPC codes never split at their minus sign.
 func TestReferenceCodesDoNotSplit(t *testing.T) {
 	for w := 20; w <= 160; w++ {
-		content, _, _ := buildReference(DefaultStyles(nil), w)
+		content, _, _ := buildReference(styles.DefaultStyles(nil), w)
 		if strings.Contains(content, "-32") {
 			t.Fatalf("width %d: a code with a breakable hyphen", w)
 		}
@@ -412,7 +414,7 @@ func TestReferenceCodesDoNotSplit(t *testing.T) {
 			}
 		}
 	}
-	content, _, _ := buildReference(DefaultStyles(nil), 80)
+	content, _, _ := buildReference(styles.DefaultStyles(nil), 80)
 	for _, code := range []string{"32700", "32600", "32601", "32602", "32603"} {
 		if !strings.Contains(content, "‑"+code) {
 			t.Errorf("reference lacks ‑%s", code)

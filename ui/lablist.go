@@ -12,6 +12,7 @@ import (
 
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // labList lists the scenarios grouped by lesson topic (scenarios.Topics
@@ -20,7 +21,7 @@ import (
 // agents picker is the same list with the afternoon series first; it
 // marks the scenarios that have a subagent view instead of progress.
 type labList struct {
-	c      *Common
+	c      *common.Common
 	keys   ListKeys
 	filter textinput.Model
 	all    []*scenarios.Scenario
@@ -37,7 +38,7 @@ const seriesTopic = "series"
 
 // newAgentPicker lists "Four failures, one afternoon" first, then every
 // scenario grouped as the lab list is; enter opens the agents screen.
-func newAgentPicker(c *Common) *labList {
+func newAgentPicker(c *common.Common) *labList {
 	m := newLabList(c)
 	m.agents = true
 	m.delegable = map[string]bool{}
@@ -64,7 +65,7 @@ func newAgentPicker(c *Common) *labList {
 	return m
 }
 
-func newLabList(c *Common) *labList {
+func newLabList(c *common.Common) *labList {
 	ti := textinput.New()
 	ti.Prompt = "/ "
 	ti.Placeholder = "type to filter by title, id or topic"
@@ -171,13 +172,13 @@ func (m *labList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.filter.Focus()
 	case key.Matches(k, m.keys.Open):
 		if len(m.shown) == 0 {
-			m.c.SetStatus(StatusWarn, "no scenario matches the filter: esc clears it")
+			m.c.SetStatus(common.StatusWarn, "no scenario matches the filter: esc clears it")
 			return m, nil
 		}
 		if m.agents {
-			return m, send(openAgentsMsg{ID: m.shown[m.cursor].ID})
+			return m, common.Send(common.OpenAgentsMsg{ID: m.shown[m.cursor].ID})
 		}
-		return m, send(openScenarioMsg{ID: m.shown[m.cursor].ID})
+		return m, common.Send(common.OpenScenarioMsg{ID: m.shown[m.cursor].ID})
 	}
 	m.move(k)
 	return m, nil
@@ -284,7 +285,7 @@ func (m *labList) rows() []listRow {
 		case m.agents && m.delegable[s.ID]:
 			check = st.Accent.Render("⇄ ")
 		case !m.agents:
-			switch mk := m.c.mark(s.ID); mk {
+			switch mk := m.c.Mark(s.ID); mk {
 			case quiz.MarkFirstTime:
 				check = st.OK.Render(mk.Symbol() + " ")
 			case quiz.MarkAfterMiss:
@@ -329,7 +330,7 @@ func (m *labList) View() string {
 	var out []string
 	first, after := 0, 0
 	for _, s := range m.all {
-		switch m.c.mark(s.ID) {
+		switch m.c.Mark(s.ID) {
 		case quiz.MarkFirstTime:
 			first++
 		case quiz.MarkAfterMiss:
@@ -350,7 +351,7 @@ func (m *labList) View() string {
 	case m.filter.Value() != "":
 		summary = fmt.Sprintf("%d of %d match %q%s", len(m.shown), len(m.all), m.filter.Value(), tail)
 	}
-	out = append(out, joinEnds(" "+st.Title.Render(title), st.Muted.Render(summary)+" ", m.w))
+	out = append(out, common.JoinEnds(" "+st.Title.Render(title), st.Muted.Render(summary)+" ", m.w))
 	if m.filter.Focused() || m.filter.Value() != "" {
 		out = append(out, " "+m.filter.View())
 	} else {

@@ -13,6 +13,8 @@ import (
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/styles"
 )
 
 // The Reference fits every width from 60 to 300: no line is wider than
@@ -33,7 +35,7 @@ func TestReferenceTablesFitEveryWidth(t *testing.T) {
 		}
 		return out
 	}
-	wide, _, _ := buildReference(DefaultStyles(nil), 300)
+	wide, _, _ := buildReference(styles.DefaultStyles(nil), 300)
 	want := count(ansi.Strip(wide))
 	for _, id := range idents {
 		if want[id] == 0 {
@@ -41,7 +43,7 @@ func TestReferenceTablesFitEveryWidth(t *testing.T) {
 		}
 	}
 	for w := 60; w <= 300; w++ {
-		full, _, _ := buildReference(DefaultStyles(nil), w)
+		full, _, _ := buildReference(styles.DefaultStyles(nil), w)
 		content := ansi.Strip(full)
 		tables := 0
 		for i, l := range strings.Split(content, "\n") {
@@ -125,21 +127,21 @@ func TestStripVerdict(t *testing.T) {
 		words []string
 		want  string
 	}{
-		{"Right. The tool ran.", rightWords, "The tool ran."},
-		{"Wrong. isRetryable is false.", wrongWords, "isRetryable is false."},
-		{"Not quite. A person adds delay.", wrongWords, "A person adds delay."},
-		{"Correct! Escalate.", rightWords, "Escalate."},
-		{"Acceptable: the accounts team is the other path.", acceptableWords, "The accounts team is the other path."},
-		{"Best. Resend once.", bestWords, "Resend once."},
-		{"Yes: isError: true is right.", rightWords, "isError: true is right."},
-		{"Right, and the best move.", rightWords, "Right, and the best move."},
-		{"Wrong for this SDK. That is what happens.", wrongWords, "Wrong for this SDK. That is what happens."},
-		{"No coordinator is involved.", wrongWords, "No coordinator is involved."},
-		{"Wrong.", wrongWords, "Wrong."},
-		{"Right. The tool ran.", wrongWords, "Right. The tool ran."},
+		{"Right. The tool ran.", common.RightWords, "The tool ran."},
+		{"Wrong. isRetryable is false.", common.WrongWords, "isRetryable is false."},
+		{"Not quite. A person adds delay.", common.WrongWords, "A person adds delay."},
+		{"Correct! Escalate.", common.RightWords, "Escalate."},
+		{"Acceptable: the accounts team is the other path.", common.AcceptableWords, "The accounts team is the other path."},
+		{"Best. Resend once.", common.BestWords, "Resend once."},
+		{"Yes: isError: true is right.", common.RightWords, "isError: true is right."},
+		{"Right, and the best move.", common.RightWords, "Right, and the best move."},
+		{"Wrong for this SDK. That is what happens.", common.WrongWords, "Wrong for this SDK. That is what happens."},
+		{"No coordinator is involved.", common.WrongWords, "No coordinator is involved."},
+		{"Wrong.", common.WrongWords, "Wrong."},
+		{"Right. The tool ran.", common.WrongWords, "Right. The tool ran."},
 	} {
-		if got := stripVerdict(c.in, c.words...); got != c.want {
-			t.Errorf("stripVerdict(%q) = %q, want %q", c.in, got, c.want)
+		if got := common.StripVerdict(c.in, c.words...); got != c.want {
+			t.Errorf("common.StripVerdict(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 	// A scenario's feedback under the verdict line.
@@ -322,7 +324,7 @@ func TestCompareCopySaysWhichSide(t *testing.T) {
 		t.Errorf("copy status %q", line)
 	}
 	m, _ = drive(m, press("w"))
-	if st := m.(*App).c.status.Text; !strings.HasPrefix(st, "wrote the good response to ") || !strings.HasSuffix(st, ".json (compare: bad left, good right; tab to choose)") {
+	if st := m.(*App).c.Status().Text; !strings.HasPrefix(st, "wrote the good response to ") || !strings.HasSuffix(st, ".json (compare: bad left, good right; tab to choose)") {
 		t.Errorf("write status %q", st)
 	}
 	// With an envelope focused the label names the side, no note.

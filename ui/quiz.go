@@ -13,6 +13,7 @@ import (
 
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // The quiz screens: the menu (quizmenu.go), a session in practice, review
@@ -39,45 +40,29 @@ var quizTick = func(owner *quizSession, gen int) tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return quizTickMsg{owner: owner, gen: gen} })
 }
 
-type (
-	// openQuizMsg opens the practice & exam menu (from Home).
-	openQuizMsg struct{}
-	// quizNavMsg moves between the quiz screens: push a screen, after
-	// dropping the top one (replace), or go back one screen (pop).
-	quizNavMsg struct {
-		push    screen
-		replace bool
-		pop     bool
-	}
-	quizTickMsg struct {
-		owner *quizSession
-		gen   int
-	}
-)
-
-// quizNav is the root's handling of quizNavMsg.
-func (a *App) quizNav(m quizNavMsg) tea.Cmd {
-	if m.pop {
+// quizNav is the root's handling of common.NavMsg.
+func (a *App) quizNav(m common.NavMsg) tea.Cmd {
+	if m.Pop {
 		return a.pop()
 	}
-	if m.replace {
+	if m.Replace {
 		a.dropTop()
 	}
-	if m.push == nil {
+	if m.Push == nil {
 		return nil
 	}
-	return a.push(m.push)
+	return a.push(m.Push)
 }
 
 // startQuiz opens a session: a quizSession, or the friendly "nothing to
 // review" screen. parent, when set, is the results screen that asked
 // (practise a weak topic); the session returns to it at the end.
-func startQuiz(c *Common, pool *quiz.Pool, o quiz.Options, parent *quizResults) (screen, error) {
+func startQuiz(c *common.Common, pool *quiz.Pool, o quiz.Options, parent *quizResults) (common.Screen, error) {
 	var prog *quiz.Progress
 	if o.Mode == quiz.Review {
 		p, err := c.Progress.Load()
 		if err != nil {
-			c.SetStatus(StatusWarn, "your progress could not be read: %v", err)
+			c.SetStatus(common.StatusWarn, "your progress could not be read: %v", err)
 		}
 		prog = p
 	}
@@ -103,7 +88,7 @@ const (
 
 // quizSession runs a practice, review or exam session.
 type quizSession struct {
-	c      *Common
+	c      *common.Common
 	keys   QuizKeys
 	pool   *quiz.Pool
 	s      *quiz.Session
@@ -124,7 +109,7 @@ type quizSession struct {
 	quitAfter bool
 }
 
-func newQuizSession(c *Common, pool *quiz.Pool, s *quiz.Session, parent *quizResults) *quizSession {
+func newQuizSession(c *common.Common, pool *quiz.Pool, s *quiz.Session, parent *quizResults) *quizSession {
 	m := &quizSession{c: c, keys: DefaultQuizKeys(), pool: pool, s: s, parent: parent, now: quizNow,
 		items: make([]*quizItem, len(s.Items)), checked: make([]bool, len(s.Items))}
 	m.item() // the first item, so a size can reach it
@@ -301,8 +286,8 @@ func (m *quizSession) key(k tea.KeyMsg) tea.Cmd {
 			if m.quitAfter {
 				return tea.Quit
 			}
-			m.c.SetStatus(StatusWarn, "exam abandoned: nothing was recorded")
-			return send(quizNavMsg{pop: true})
+			m.c.SetStatus(common.StatusWarn, "exam abandoned: nothing was recorded")
+			return common.Send(common.NavMsg{Pop: true})
 		case key.Matches(k, keys.Cancel):
 			m.confirm, m.quitAfter = confirmNone, false
 		}
@@ -328,9 +313,9 @@ func (m *quizSession) key(k tea.KeyMsg) tea.Cmd {
 				if q.choices() > 5 {
 					msg += " (choice F is key 6)"
 				}
-				m.c.SetStatus(StatusInfo, msg, m.cur+1)
+				m.c.SetStatus(common.StatusInfo, msg, m.cur+1)
 			} else {
-				m.c.SetStatus(StatusInfo, "question %d unflagged", m.cur+1)
+				m.c.SetStatus(common.StatusInfo, "question %d unflagged", m.cur+1)
 			}
 			return nil
 		case key.Matches(k, keys.Submit):
@@ -347,7 +332,7 @@ func (m *quizSession) key(k tea.KeyMsg) tea.Cmd {
 		q.Update(k)
 		if q.changed {
 			if _, err := m.s.Answer(m.cur, q.Answer()); err != nil {
-				m.c.SetStatus(StatusError, "%v", err)
+				m.c.SetStatus(common.StatusError, "%v", err)
 			}
 		}
 		return nil
@@ -386,13 +371,13 @@ func (m *quizSession) check() {
 		if len(q.it.Parts) > 1 {
 			what = fmt.Sprintf("Part %d has no answer yet", p+1)
 		}
-		m.c.SetStatus(StatusWarn, "%s: a letter or a digit picks, then enter checks", what)
+		m.c.SetStatus(common.StatusWarn, "%s: a letter or a digit picks, then enter checks", what)
 		q.FocusPart(p)
 		return
 	}
 	ok, err := m.s.Answer(m.cur, q.Answer())
 	if err != nil {
-		m.c.SetStatus(StatusError, "%v", err)
+		m.c.SetStatus(common.StatusError, "%v", err)
 		return
 	}
 	m.checked[m.cur] = true
@@ -404,9 +389,9 @@ func (m *quizSession) check() {
 	q.Reveal()
 	it := m.s.Items[m.cur]
 	if err := m.c.Progress.RecordItem(it.ID, it.Topic, ok, m.now()); err != nil {
-		m.c.SetStatus(StatusWarn, "your answer was not saved: %v", err)
+		m.c.SetStatus(common.StatusWarn, "your answer was not saved: %v", err)
 	}
-	m.c.afterWrite()
+	m.c.AfterWrite()
 }
 
 // next moves on, or ends the session with the results.
@@ -425,11 +410,11 @@ func (m *quizSession) next() tea.Cmd {
 	ok := res.Correct == res.Total
 	if m.parent != nil {
 		m.parent.banner, m.parent.bannerOK = banner, ok
-		return send(quizNavMsg{pop: true})
+		return common.Send(common.NavMsg{Pop: true})
 	}
 	r := newQuizResults(m.c, m.pool)
 	r.banner, r.bannerOK = banner, ok
-	return send(quizNavMsg{push: r, replace: true})
+	return common.Send(common.NavMsg{Push: r, Replace: true})
 }
 
 // submit hands the exam in: every item and the exam are recorded, then
@@ -454,9 +439,9 @@ func (m *quizSession) submit(timeUp bool) tea.Cmd {
 		errs = append(errs, err.Error())
 	}
 	var notes []string
-	kind := StatusInfo
+	kind := common.StatusInfo
 	if timeUp {
-		kind = StatusWarn
+		kind = common.StatusWarn
 		n := "Time is up: the exam was handed in"
 		switch {
 		case len(unanswered) > 0 && len(partly) > 0:
@@ -469,14 +454,14 @@ func (m *quizSession) submit(timeUp bool) tea.Cmd {
 		notes = append(notes, n)
 	}
 	if len(errs) > 0 {
-		kind = StatusWarn
+		kind = common.StatusWarn
 		notes = append(notes, "the exam was not saved: "+strings.Join(errs, "; "))
 	}
 	if len(notes) > 0 {
 		m.c.SetStatus(kind, "%s", strings.Join(notes, " · "))
 	}
-	m.c.afterWrite()
-	return send(quizNavMsg{push: newExamResults(m.c, m.pool, m.s, res, timeUp), replace: true})
+	m.c.AfterWrite()
+	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, m.s, res, timeUp), Replace: true})
 }
 
 func (m *quizSession) View() string {
@@ -497,7 +482,7 @@ func (m *quizSession) View() string {
 	} else if m.right+m.wrong > 0 {
 		right = st.OK.Render(fmt.Sprintf("✓ %d", m.right)) + " " + st.Bad.Render(fmt.Sprintf("✗ %d", m.wrong)) + " "
 	}
-	lines := []string{joinEnds(left, right, m.w)}
+	lines := []string{common.JoinEnds(left, right, m.w)}
 	if m.exam() {
 		lines = append(lines, m.navigator())
 	} else {
@@ -775,7 +760,7 @@ func (m *quizSession) choiceLines(yes, no string) []string {
 		st.ChipKey.Render("y") + or + st.ChipKey.Render("enter") + yes,
 		st.ChipKey.Render("n") + or + st.ChipKey.Render("esc") + no,
 	}
-	lines := packChips(items, max(m.w-1, 1), "    ")
+	lines := common.PackChips(items, max(m.w-1, 1), "    ")
 	for i, l := range lines {
 		lines[i] = " " + l
 	}
@@ -805,4 +790,9 @@ func (m *quizSession) ClipText() (string, string, bool, string) {
 		return "", "", false, "this question has no exhibit to copy"
 	}
 	return it.Exhibit, "exhibit", true, ""
+}
+
+type quizTickMsg struct {
+	owner *quizSession
+	gen   int
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // quizT0 is the fake clock's start.
@@ -503,7 +504,7 @@ func TestExamEscAsks(t *testing.T) {
 func TestPracticeNeedsAnswer(t *testing.T) {
 	pool := testPool(t)
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Seed: 7}, press("enter"))
-	if st := m.(*App).c.status; st.Kind != StatusWarn || !strings.Contains(st.Text, "answer") {
+	if st := m.(*App).c.Status(); st.Kind != common.StatusWarn || !strings.Contains(st.Text, "answer") {
 		t.Fatalf("status %+v", st)
 	}
 	if sessionOf(t, m).checked[0] {
@@ -688,7 +689,7 @@ func quizScreenStates(t testing.TB) map[string]tea.Model {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _ = drive(m, append([]tea.Msg{quizNavMsg{push: newQuizSession(a.(*App).c, pool, s, nil)}}, msgs...)...)
+		m, _ = drive(m, append([]tea.Msg{common.NavMsg{Push: newQuizSession(a.(*App).c, pool, s, nil)}}, msgs...)...)
 		return m
 	}
 	classify := quiz.Options{Mode: quiz.Practice, Count: 3, Seed: 11, Kinds: []quiz.Kind{quiz.KindClassify}}

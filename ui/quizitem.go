@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,6 +10,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/jsonview"
+	"github.com/errorlab/errorlab/ui/components/pane"
+	"github.com/errorlab/errorlab/ui/keymap"
 )
 
 // quizItem shows one question or drill: the stem, the exhibit (the raw
@@ -23,7 +26,7 @@ import (
 // the right; narrower it is a box inside the scrolling column, between
 // the stem and the parts.
 type quizItem struct {
-	c    *Common
+	c    *common.Common
 	keys QuizKeys
 	it   *quiz.Item
 
@@ -42,7 +45,7 @@ type quizItem struct {
 	// ("f flags and s submits").
 	reservedWhy string
 
-	ex *pane // nil without an exhibit
+	ex *pane.Model // nil without an exhibit
 
 	w, h  int
 	wide  bool
@@ -64,7 +67,7 @@ type span struct {
 // quizWideAt is the width from which the exhibit goes beside the question.
 const quizWideAt = 110
 
-func newQuizItem(c *Common, it *quiz.Item, reserved string) *quizItem {
+func newQuizItem(c *common.Common, it *quiz.Item, reserved string) *quizItem {
 	q := &quizItem{c: c, keys: DefaultQuizKeys(), it: it, reserved: reserved, exAt: -1, after: -1}
 	q.chosen = make([][]bool, len(it.Parts))
 	q.cursor = make([]int, len(it.Parts))
@@ -72,13 +75,13 @@ func newQuizItem(c *Common, it *quiz.Item, reserved string) *quizItem {
 		q.chosen[i] = make([]bool, len(p.Choices))
 	}
 	if strings.TrimSpace(it.Exhibit) != "" {
-		q.ex = newPane(c)
-		d := tokenizeJSON(it.Exhibit)
+		q.ex = pane.New(c)
+		d := jsonview.JSON(it.Exhibit)
 		title := it.ExhibitTitle
 		if title == "" {
 			title = "Exhibit"
 		}
-		q.ex.SetContent(title, it.Exhibit, func(w int) string { return d.render(w, c.Styles) })
+		q.ex.SetContent(title, it.Exhibit, func(w int) string { return d.Render(w, c.Styles) })
 	}
 	return q
 }
@@ -158,7 +161,7 @@ func (q *quizItem) Lock() {
 
 func (q *quizItem) setFocus() {
 	if q.ex != nil {
-		q.ex.focused = q.onEx
+		q.ex.SetFocused(q.onEx)
 	}
 }
 
@@ -185,10 +188,10 @@ func (q *quizItem) layout() {
 			exW := min(max(q.w*45/100, 40), 72)
 			q.colW = q.w - exW - 1
 			q.ex.SetSize(exW, q.h)
-			q.ex.SetSize(exW, min(q.ex.vp.TotalLineCount()+2, q.h))
+			q.ex.SetSize(exW, min(q.ex.Viewport().TotalLineCount()+2, q.h))
 		} else {
 			q.ex.SetSize(q.w, max(q.h, 3))
-			total := q.ex.vp.TotalLineCount() + 2
+			total := q.ex.Viewport().TotalLineCount() + 2
 			// A short stem leaves room: the box takes it, up to 3/5 of
 			// the height (or 12 rows on a short screen), keeping the
 			// first part's prompt, its first choice and the "more
@@ -244,7 +247,7 @@ func (q *quizItem) rebuild() {
 		if after := strings.TrimSpace(q.it.After); after != "" {
 			lines = append(lines, "")
 			q.after = len(lines)
-			lines = append(lines, quizHang(" "+st.Heading.Render("Takeaway")+" ", sanitize(after), tw+1, st.Plain)...)
+			lines = append(lines, quizHang(" "+st.Heading.Render("Takeaway")+" ", common.Sanitize(after), tw+1, st.Plain)...)
 		}
 		if q.it.Rule != "" {
 			lines = append(lines, " "+st.Muted.Render("LESSON-RULES "+q.it.Rule))
@@ -307,7 +310,7 @@ func (q *quizItem) promptLines(i int, p quiz.Part, tw int) []string {
 	if hint != "" {
 		text += " (" + hint + ")"
 	}
-	return quizHang(lead, sanitize(text), tw+1, ps)
+	return quizHang(lead, common.Sanitize(text), tw+1, ps)
 }
 
 // choiceLines is one choice: cursor or mark, the pick box, the letter, the
@@ -343,7 +346,7 @@ func (q *quizItem) choiceLines(i, j int, tw int) []string {
 		boxSt = st.Accent
 	}
 	lead := "  " + mark + " " + boxSt.Render(box) + " " + st.Bold.Render(quiz.Letter(j)) + "  "
-	out := quizHang(lead, sanitize(strings.TrimSpace(ch.Text)), tw+1, textSt)
+	out := quizHang(lead, common.Sanitize(strings.TrimSpace(ch.Text)), tw+1, textSt)
 	if !q.revealed {
 		return out
 	}
@@ -361,16 +364,16 @@ func (q *quizItem) choiceLines(i, j int, tw int) []string {
 	}
 	// The tag already says right or wrong: an explanation that opens
 	// with "Right." or "Wrong." would say it twice.
-	words := wrongWords
+	words := common.WrongWords
 	if ch.Correct {
-		words = rightWords
+		words = common.RightWords
 	}
-	expl := stripVerdict(strings.TrimSpace(ch.Explanation), words...)
+	expl := common.StripVerdict(strings.TrimSpace(ch.Explanation), words...)
 	if expl == "" {
 		expl = "(no explanation given)"
 	}
 	const indent = 11
-	body := quizWrap(tag+": "+strings.Join(strings.Fields(sanitize(expl)), " "), max(tw+1-indent, 10))
+	body := quizWrap(tag+": "+strings.Join(strings.Fields(common.Sanitize(expl)), " "), max(tw+1-indent, 10))
 	for k, l := range body {
 		if k == 0 && strings.HasPrefix(l, tag) {
 			l = tagSt.Render(tag) + st.Muted.Render(l[len(tag):min(len(tag)+1, len(l))]) + l[min(len(tag)+1, len(l)):]
@@ -506,7 +509,7 @@ func (q *quizItem) chooseKeys() string {
 }
 
 // key handles a key; changed reports an answer change.
-func (q *quizItem) key(k tea.KeyMsg, keys QuizKeys, nav NavKeys) (handled, changed bool) {
+func (q *quizItem) key(k tea.KeyMsg, keys QuizKeys, nav keymap.Nav) (handled, changed bool) {
 	switch {
 	case key.Matches(k, keys.Part), key.Matches(k, keys.PartRev):
 		n := q.targets()
@@ -537,7 +540,7 @@ func (q *quizItem) key(k tea.KeyMsg, keys QuizKeys, nav NavKeys) (handled, chang
 	}
 	if q.onEx && q.ex != nil {
 		if k.String() == " " {
-			q.ex.vp.PageDown()
+			q.ex.Viewport().PageDown()
 			return true, false
 		}
 		if q.ex.Scroll(nav, k) {
@@ -723,53 +726,14 @@ func quizWrap(text string, w int) []string {
 			out = append(out, "")
 			continue
 		}
-		out = append(out, wrapWords(para, w)...)
-	}
-	return out
-}
-
-// wrapWords wraps plain text at spaces only (a date such as 2025-11-25
-// stays whole), cutting a word only when it is wider than the line.
-func wrapWords(para string, w int) []string {
-	var out []string
-	line, lw := "", 0
-	for _, word := range strings.Fields(para) {
-		ww := ansi.StringWidth(word)
-		for ww > w {
-			if lw > 0 {
-				out = append(out, line)
-				line, lw = "", 0
-			}
-			cut := ansi.Truncate(word, w, "")
-			if cut == "" {
-				_, size := utf8.DecodeRuneInString(word)
-				cut = word[:size]
-			}
-			out = append(out, cut)
-			word = word[len(cut):]
-			ww = ansi.StringWidth(word)
-		}
-		switch {
-		case ww == 0:
-		case lw == 0:
-			line, lw = word, ww
-		case lw+1+ww <= w:
-			line += " " + word
-			lw += 1 + ww
-		default:
-			out = append(out, line)
-			line, lw = word, ww
-		}
-	}
-	if lw > 0 || len(out) == 0 {
-		out = append(out, line)
+		out = append(out, common.WrapWords(para, w)...)
 	}
 	return out
 }
 
 // quizParagraphs wraps a stem: single line breaks fold, blank lines stay.
 func quizParagraphs(text string, w int) []string {
-	text = sanitize(strings.TrimSpace(text))
+	text = common.Sanitize(strings.TrimSpace(text))
 	var out []string
 	for i, para := range strings.Split(text, "\n\n") {
 		if i > 0 {

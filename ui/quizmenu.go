@@ -11,13 +11,14 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // quizMenu is "Practice & exam": Practice, Mock exam, Review, Results.
 // It builds the pool (authored questions and the drills generated from
 // the lab's scenarios) in a command when it opens.
 type quizMenu struct {
-	c    *Common
+	c    *common.Common
 	keys QuizKeys
 
 	pool    *quiz.Pool
@@ -71,7 +72,7 @@ type quizPoolMsg struct {
 	err   error
 }
 
-func newQuizMenu(c *Common, start *QuizStart) *quizMenu {
+func newQuizMenu(c *common.Common, start *QuizStart) *quizMenu {
 	m := &quizMenu{c: c, keys: DefaultQuizKeys(), setup: -1, pCount: 10, eCount: 20, ePass: 70, pending: start}
 	m.eMinutes = examMinutes(m.eCount)
 	if start != nil {
@@ -123,7 +124,7 @@ func (m *quizMenu) Activate() tea.Cmd {
 		}
 		m.loading = true
 		cat, bank := m.c.Catalog, m.c.Bank
-		return safe("preparing the questions", func() tea.Msg {
+		return common.Safe("preparing the questions", func() tea.Msg {
 			p, err := loadQuizPool(context.Background(), cat, bank)
 			return quizPoolMsg{owner: m, pool: p, err: err}
 		})
@@ -233,7 +234,7 @@ func (m *quizMenu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.loading = false
 		m.pool, m.err = msg.pool, msg.err
 		if m.err != nil {
-			m.c.SetStatus(StatusError, "the questions could not be prepared: %v", m.err)
+			m.c.SetStatus(common.StatusError, "the questions could not be prepared: %v", m.err)
 			return m, nil
 		}
 		m.refresh()
@@ -243,10 +244,10 @@ func (m *quizMenu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				Duration: time.Duration(st.Minutes) * time.Minute, Seed: st.Seed, PassMark: st.PassMark})
 		}
 		return m, nil
-	case panicMsg:
+	case common.PanicMsg:
 		if m.loading {
 			m.loading = false
-			m.err = fmt.Errorf("%s", msg.what)
+			m.err = fmt.Errorf("%s", msg.What)
 		}
 		return m, nil
 	case tea.KeyMsg:
@@ -309,9 +310,9 @@ func (m *quizMenu) key(k tea.KeyMsg) tea.Cmd {
 func (m *quizMenu) open() tea.Cmd {
 	if m.pool == nil {
 		if m.err != nil {
-			m.c.SetStatus(StatusError, "the questions could not be prepared: %v", m.err)
+			m.c.SetStatus(common.StatusError, "the questions could not be prepared: %v", m.err)
 		} else {
-			m.c.SetStatus(StatusInfo, "still preparing the questions: a moment")
+			m.c.SetStatus(common.StatusInfo, "still preparing the questions: a moment")
 		}
 		return nil
 	}
@@ -321,7 +322,7 @@ func (m *quizMenu) open() tea.Cmd {
 	case menuReview:
 		return m.start(quiz.Options{Mode: quiz.Review, Seed: m.seed})
 	case menuResults:
-		return send(quizNavMsg{push: newQuizResults(m.c, m.pool)})
+		return common.Send(common.NavMsg{Push: newQuizResults(m.c, m.pool)})
 	}
 	return nil
 }
@@ -343,11 +344,11 @@ func (m *quizMenu) practiceCount() int {
 func (m *quizMenu) start(o quiz.Options) tea.Cmd {
 	s, err := startQuiz(m.c, m.pool, o, nil)
 	if err != nil {
-		m.c.SetStatus(StatusError, "%v", err)
+		m.c.SetStatus(common.StatusError, "%v", err)
 		return nil
 	}
 	m.setup = -1
-	return send(quizNavMsg{push: s})
+	return common.Send(common.NavMsg{Push: s})
 }
 
 func (m *quizMenu) topicID() string {
@@ -573,14 +574,14 @@ func (m *quizMenu) countNote() string {
 
 // quizNothing is the friendly screen for a review with nothing missed.
 type quizNothing struct {
-	c    *Common
+	c    *common.Common
 	keys QuizKeys
 	pool *quiz.Pool
 	msg  string // why nothing waits, read once
 	w, h int
 }
 
-func newQuizNothing(c *Common, pool *quiz.Pool) *quizNothing {
+func newQuizNothing(c *common.Common, pool *quiz.Pool) *quizNothing {
 	m := &quizNothing{c: c, keys: DefaultQuizKeys(), pool: pool}
 	m.msg = m.why()
 	return m
@@ -606,10 +607,10 @@ func (m *quizNothing) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if key.Matches(k, m.keys.Practise) || key.Matches(k, m.keys.Open) {
 		s, err := startQuiz(m.c, m.pool, quiz.Options{Mode: quiz.Practice, Count: 10}, nil)
 		if err != nil {
-			m.c.SetStatus(StatusError, "%v", err)
+			m.c.SetStatus(common.StatusError, "%v", err)
 			return m, nil
 		}
-		return m, send(quizNavMsg{push: s, replace: true})
+		return m, common.Send(common.NavMsg{Push: s, Replace: true})
 	}
 	return m, nil
 }

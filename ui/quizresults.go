@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/pane"
 )
 
 // topicBar renders a fraction as a static bar (bubbles/progress, drawn
@@ -20,7 +22,7 @@ type topicBar struct {
 	m progress.Model
 }
 
-func newTopicBar(c *Common) topicBar {
+func newTopicBar(c *common.Common) topicBar {
 	full, empty := "#1A7F37", "#AFB8C1"
 	if c.R.HasDarkBackground() {
 		full, empty = "#56D364", "#484F58"
@@ -44,7 +46,7 @@ func (b *topicBar) view(frac float64, w int) string {
 // a walk through every answer with its explanations.
 
 type examResults struct {
-	c      *Common
+	c      *common.Common
 	keys   QuizKeys
 	pool   *quiz.Pool
 	s      *quiz.Session
@@ -57,7 +59,7 @@ type examResults struct {
 	off    int // overview scroll
 }
 
-func newExamResults(c *Common, pool *quiz.Pool, s *quiz.Session, res quiz.Result, timeUp bool) *examResults {
+func newExamResults(c *common.Common, pool *quiz.Pool, s *quiz.Session, res quiz.Result, timeUp bool) *examResults {
 	return &examResults{c: c, keys: DefaultQuizKeys(), pool: pool, s: s, res: res, timeUp: timeUp, page: -1,
 		items: make([]*quizItem, len(s.Items)), bar: newTopicBar(c)}
 }
@@ -132,13 +134,13 @@ func (m *examResults) reviewMissed() tea.Cmd {
 		}
 	}
 	if len(items) == 0 {
-		m.c.SetStatus(StatusInfo, "nothing to revisit: every answer was right · r shows your results")
+		m.c.SetStatus(common.StatusInfo, "nothing to revisit: every answer was right · r shows your results")
 		return nil
 	}
 	s := &quiz.Session{Mode: quiz.Review, Items: items, Answers: make([]quiz.Answer, len(items)),
 		Flags: make([]bool, len(items)), Started: quizNow(), PassMark: m.s.PassMark, Seed: m.s.Seed}
-	m.c.SetStatus(StatusInfo, "reviewing the %s you missed, in exam order", quizPlural(len(items), "question"))
-	return send(quizNavMsg{push: newQuizSession(m.c, m.pool, s, nil)})
+	m.c.SetStatus(common.StatusInfo, "reviewing the %s you missed, in exam order", quizPlural(len(items), "question"))
+	return common.Send(common.NavMsg{Push: newQuizSession(m.c, m.pool, s, nil)})
 }
 
 func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -155,7 +157,7 @@ func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.page = min(m.page+1, len(m.s.Items)-1)
 		return m, nil
 	case key.Matches(k, keys.Results):
-		return m, send(quizNavMsg{push: newQuizResults(m.c, m.pool)})
+		return m, common.Send(common.NavMsg{Push: newQuizResults(m.c, m.pool)})
 	case key.Matches(k, keys.Practise), m.page < 0 && key.Matches(k, keys.Open):
 		return m, m.reviewMissed()
 	}
@@ -163,7 +165,7 @@ func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.item(m.page).Update(k)
 		return m, nil
 	}
-	m.off, _ = scrollOffset(m.c.Nav, k, m.off, m.h, m.off)
+	m.off, _ = pane.ScrollOffset(m.c.Nav, k, m.off, m.h, m.off)
 	m.off = max(m.off, 0)
 	return m, nil
 }
@@ -260,7 +262,7 @@ func (m *examResults) overview() []string {
 	} else {
 		add(" " + st.Bad.Render("✗ Not passed") + "  " + st.Bold.Render(score))
 	}
-	taken := fmt.Sprintf("Time taken %s of %s", clock(r.Seconds), clock(int(m.s.Duration.Seconds())))
+	taken := fmt.Sprintf("Time taken %s of %s", common.Clock(r.Seconds), common.Clock(int(m.s.Duration.Seconds())))
 	if m.timeUp {
 		taken += " · time ran out"
 	}
@@ -287,7 +289,7 @@ func (m *examResults) overview() []string {
 
 // topicRows are the per-topic bars of a result: title, bar, right/total
 // and percent, with ✓ when at or above the pass line.
-func topicRows(c *Common, bar *topicBar, by []quiz.TopicScore, passMark float64, w int) []string {
+func topicRows(c *common.Common, bar *topicBar, by []quiz.TopicScore, passMark float64, w int) []string {
 	st := c.Styles
 	titleW := 0
 	for _, t := range by {
@@ -310,18 +312,12 @@ func topicRows(c *Common, bar *topicBar, by []quiz.TopicScore, passMark float64,
 	return out
 }
 
-// clock is 125 → "2:05".
-func clock(secs int) string {
-	secs = max(secs, 0)
-	return fmt.Sprintf("%d:%02d", secs/60, secs%60)
-}
-
 // ---------------------------------------------------------------------
 // Results: mastery per topic, exam history, weakest topics (enter
 // practises one).
 
 type quizResults struct {
-	c    *Common
+	c    *common.Common
 	keys QuizKeys
 	pool *quiz.Pool
 	sum  quiz.Summary
@@ -338,7 +334,7 @@ type quizResults struct {
 	curAt  int // line of the cursor's weak topic, -1 without one
 }
 
-func newQuizResults(c *Common, pool *quiz.Pool) *quizResults {
+func newQuizResults(c *common.Common, pool *quiz.Pool) *quizResults {
 	m := &quizResults{c: c, keys: DefaultQuizKeys(), pool: pool, bar: newTopicBar(c), curAt: -1}
 	m.reload()
 	return m
@@ -415,7 +411,7 @@ func (m *quizResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.rebuild()
 		m.follow()
 	default:
-		m.off, _ = scrollOffset(nav, k, m.off, m.h, len(m.lines))
+		m.off, _ = pane.ScrollOffset(nav, k, m.off, m.h, len(m.lines))
 	}
 	m.off = max(min(m.off, len(m.lines)-m.h), 0)
 	return m, nil
@@ -441,10 +437,10 @@ func (m *quizResults) follow() {
 func (m *quizResults) practise(topic string) tea.Cmd {
 	s, err := startQuiz(m.c, m.pool, quiz.Options{Mode: quiz.Practice, Topic: topic, Count: 10}, m)
 	if err != nil {
-		m.c.SetStatus(StatusError, "%v", err)
+		m.c.SetStatus(common.StatusError, "%v", err)
 		return nil
 	}
-	return send(quizNavMsg{push: s})
+	return common.Send(common.NavMsg{Push: s})
 }
 
 func (m *quizResults) rebuild() {
@@ -537,7 +533,7 @@ func (m *quizResults) rebuild() {
 		}
 		add(fmt.Sprintf("   %s  %s  %s  %s", st.Muted.Render(e.At.UTC().Format("2006-01-02 15:04")+" UTC"),
 			st.Bold.Render(fmt.Sprintf("%d/%d (%d%%)", e.Correct, e.Questions, pct(e.Correct, e.Questions))),
-			res, st.Muted.Render(fmt.Sprintf("pass line %d%% · %s", int(e.PassMark*100+0.5), clock(e.Seconds)))))
+			res, st.Muted.Render(fmt.Sprintf("pass line %d%% · %s", int(e.PassMark*100+0.5), common.Clock(e.Seconds)))))
 	}
 	if earlier > 0 {
 		add("   " + st.Muted.Render(fmt.Sprintf("… and %s before these", quizPlural(earlier, "earlier exam"))))

@@ -12,12 +12,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/pane"
+	"github.com/errorlab/errorlab/ui/styles"
 )
 
 // reference is the lesson rules as tables, in one scrollable page. Rule,
 // category and action text comes from sim/rules; the rest is written here.
 type reference struct {
-	c            *Common
+	c            *common.Common
 	vp           viewport.Model
 	w, h         int
 	builtW       int
@@ -27,7 +30,7 @@ type reference struct {
 	prev         key.Binding
 }
 
-func newReference(c *Common) *reference {
+func newReference(c *common.Common) *reference {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = viewport.KeyMap{}
 	return &reference{
@@ -67,7 +70,7 @@ func (m *reference) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	if scrollViewport(&m.vp, m.c.Nav, k) {
+	if pane.ScrollViewport(&m.vp, m.c.Nav, k) {
 		return m, nil
 	}
 	switch {
@@ -113,12 +116,12 @@ func (m *reference) footer() string {
 		}
 	}
 	left := st.Muted.Render("── " + sec)
-	return joinEnds(left, st.Muted.Render(pos+" ──"), m.w)
+	return common.JoinEnds(left, st.Muted.Render(pos+" ──"), m.w)
 }
 
 // refDoc accumulates the page and remembers where sections start.
 type refDoc struct {
-	st       *Styles
+	st       *styles.Styles
 	w        int
 	lines    []string
 	sections []int
@@ -267,7 +270,7 @@ func cellLines(text string, w int) []string {
 			out = append(out, "")
 			continue
 		}
-		out = append(out, wrapWords(para, max(w, 1))...)
+		out = append(out, common.WrapWords(para, max(w, 1))...)
 	}
 	return out
 }
@@ -473,7 +476,7 @@ func (d *refDoc) rule(id string) string {
 
 // buildReference renders the whole page for a width and returns it with
 // the line number of each section heading.
-func buildReference(st *Styles, w int) (string, []int, []string) {
+func buildReference(st *styles.Styles, w int) (string, []int, []string) {
 	d := &refDoc{st: st, w: w}
 	d.add(st.Title.Render("Reference: the lesson rules"))
 	d.para("", "What errorlab scores against, section by section. tab jumps to the next section; the rule names (§2 Transient errors, ...) are the ones the lab's verdicts cite.")

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,6 +19,9 @@ import (
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/wire"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/jsonview"
+	"github.com/errorlab/errorlab/ui/components/pane"
 )
 
 // callTimeout bounds one in-process call (handshake included).
@@ -83,7 +85,7 @@ type diffDoneMsg struct {
 // scenarioScreen is where the learner makes the call, reads both
 // envelopes, picks a recovery action and gets the verdict.
 type scenarioScreen struct {
-	c    *Common
+	c    *common.Common
 	sc   *scenarios.Scenario
 	keys ScenarioKeys
 
@@ -99,8 +101,8 @@ type scenarioScreen struct {
 
 	focus    int
 	lastPane int // the envelope pane focused last (y, w use it)
-	panes    [2]*pane
-	lower    *pane
+	panes    [2]*pane.Model
+	lower    *pane.Model
 	lowerKey lowerKey
 
 	chosen  rules.Action
@@ -136,7 +138,7 @@ type lowerKey struct {
 	w      int
 }
 
-func newScenarioScreen(c *Common, sc *scenarios.Scenario) *scenarioScreen {
+func newScenarioScreen(c *common.Common, sc *scenarios.Scenario) *scenarioScreen {
 	m := &scenarioScreen{
 		c:     c,
 		sc:    sc,
@@ -146,13 +148,13 @@ func newScenarioScreen(c *Common, sc *scenarios.Scenario) *scenarioScreen {
 		view:  wire.ViewMCP,
 		runs:  map[runKey]*run{},
 		focus: focusRequest,
-		lower: newPane(c),
+		lower: pane.New(c),
 	}
 	if !sc.HasStyle(m.style) && len(sc.Styles) > 0 {
 		m.style = sc.Styles[0]
 	}
 	m.keys.Exercise.SetEnabled(sc.InSubagent)
-	m.panes[0], m.panes[1] = newPane(c), newPane(c)
+	m.panes[0], m.panes[1] = pane.New(c), pane.New(c)
 	m.setFocus(focusRequest)
 	m.refreshPanes()
 	return m
@@ -193,13 +195,13 @@ func (m *scenarioScreen) Back() bool {
 
 func (m *scenarioScreen) ShortHelp() []key.Binding {
 	k, g := m.keys, m.c.Keys
-	bs := []key.Binding{brief(k.Call, "call"), brief(k.Choose, "choose")}
+	bs := []key.Binding{common.Brief(k.Call, "call"), common.Brief(k.Choose, "choose")}
 	if k.Exercise.Enabled() {
-		bs = append(bs, brief(k.Exercise, "exercise"))
+		bs = append(bs, common.Brief(k.Exercise, "exercise"))
 	}
-	return append(bs, k.Style, brief(k.Revision, "spec"), k.View,
-		brief(k.Diff, "compare"), brief(k.Focus, "pane"), brief(g.Copy, "copy"), brief(g.Write, "write"), brief(k.Next, "next"),
-		brief(k.Agents, "agents"))
+	return append(bs, k.Style, common.Brief(k.Revision, "spec"), k.View,
+		common.Brief(k.Diff, "compare"), common.Brief(k.Focus, "pane"), common.Brief(g.Copy, "copy"), common.Brief(g.Write, "write"), common.Brief(k.Next, "next"),
+		common.Brief(k.Agents, "agents"))
 }
 
 func (m *scenarioScreen) FullHelp() [][]key.Binding {
@@ -217,7 +219,7 @@ func (m *scenarioScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		cmd = m.handleKey(msg)
-	case panicMsg:
+	case common.PanicMsg:
 		// A command of ours panicked: stop waiting for it.
 		m.busy, m.diffBusy = false, false
 		if m.diffOn && m.diff == nil {
@@ -243,7 +245,7 @@ func (m *scenarioScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.diffBusy = false
 		if msg.err != nil {
-			m.c.SetStatus(StatusError, "the comparison calls failed: %v", msg.err)
+			m.c.SetStatus(common.StatusError, "the comparison calls failed: %v", msg.err)
 			m.diffOn = false
 		} else {
 			d := msg.state
@@ -253,9 +255,9 @@ func (m *scenarioScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				where = "above, good below"
 			}
 			if d.sameResponse() {
-				m.c.SetStatus(StatusInfo, "%s", d.sameReason())
+				m.c.SetStatus(common.StatusInfo, "%s", d.sameReason())
 			} else {
-				m.c.SetStatus(StatusInfo, "same call on fresh sessions: %s %s", d.bad.Label(), where)
+				m.c.SetStatus(common.StatusInfo, "same call on fresh sessions: %s %s", d.bad.Label(), where)
 			}
 		}
 		m.refreshPanes()
@@ -285,7 +287,7 @@ func (m *scenarioScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.cycleRevision()
 	case key.Matches(k, ks.View):
 		m.view = m.view.Next()
-		m.c.SetStatus(StatusInfo, "view: %s", m.view.Label())
+		m.c.SetStatus(common.StatusInfo, "view: %s", m.view.Label())
 		m.refreshPanes()
 	case key.Matches(k, ks.Diff):
 		if m.diffOn {
@@ -303,27 +305,27 @@ func (m *scenarioScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 		m.setFocus((m.focus + focusCount - 1) % focusCount)
 	case key.Matches(k, ks.Agents, ks.Exercise) && (m.busy || m.diffBusy):
 		// The answer would arrive while another screen is on top.
-		m.c.SetStatus(StatusWarn, "still waiting for the call: try again in a moment")
+		m.c.SetStatus(common.StatusWarn, "still waiting for the call: try again in a moment")
 	case key.Matches(k, ks.Agents):
-		return send(openAgentsMsg{ID: m.sc.ID, FromScenario: true, Rev: m.rev})
+		return common.Send(common.OpenAgentsMsg{ID: m.sc.ID, FromScenario: true, Rev: m.rev})
 	case key.Matches(k, ks.Exercise):
 		if !m.hasResponse() {
-			m.c.SetStatus(StatusWarn, "make the call first (enter) and read the response; then e opens the propagation exercise")
+			m.c.SetStatus(common.StatusWarn, "make the call first (enter) and read the response; then e opens the propagation exercise")
 			return nil
 		}
-		return send(openExerciseMsg{ID: m.sc.ID})
+		return common.Send(common.OpenExerciseMsg{ID: m.sc.ID})
 	case key.Matches(k, ks.Next):
 		if next := m.c.Catalog.Next(m.sc.ID); next != nil && next.ID != m.sc.ID {
-			return send(replaceScenarioMsg{ID: next.ID})
+			return common.Send(common.ReplaceScenarioMsg{ID: next.ID})
 		}
-		m.c.SetStatus(StatusInfo, "this is the only scenario")
+		m.c.SetStatus(common.StatusInfo, "this is the only scenario")
 	default:
 		m.focused().Scroll(m.c.Nav, k)
 	}
 	return nil
 }
 
-func (m *scenarioScreen) focused() *pane {
+func (m *scenarioScreen) focused() *pane.Model {
 	if m.focus == focusLower {
 		return m.lower
 	}
@@ -335,16 +337,16 @@ func (m *scenarioScreen) setFocus(f int) {
 	if f != focusLower {
 		m.lastPane = f
 	}
-	m.panes[0].focused = f == focusRequest
-	m.panes[1].focused = f == focusResponse
-	m.lower.focused = f == focusLower
+	m.panes[0].SetFocused(f == focusRequest)
+	m.panes[1].SetFocused(f == focusResponse)
+	m.lower.SetFocused(f == focusLower)
 }
 
 // call makes the scenario's call once more on the session of the current
 // style and revision, opening it first if needed.
 func (m *scenarioScreen) call() tea.Cmd {
 	if m.busy {
-		m.c.SetStatus(StatusWarn, "still waiting for the previous call")
+		m.c.SetStatus(common.StatusWarn, "still waiting for the previous call")
 		return nil
 	}
 	k := runKey{m.style, m.rev}
@@ -353,13 +355,13 @@ func (m *scenarioScreen) call() tea.Cmd {
 		sess = r.sess
 		if m.sc.RetriesExhausted && r.attempts > 0 {
 			// The scenario starts after the last resend the cap allows.
-			m.c.SetStatus(StatusWarn, "the retry cap is spent: decide what the subagent does now (1-9)")
+			m.c.SetStatus(common.StatusWarn, "the retry cap is spent: decide what the subagent does now (1-9)")
 			return nil
 		}
 	}
 	m.busy = true
 	sc, owner, gen := m.sc, m, m.gen
-	return safe("the call", func() tea.Msg {
+	return common.Safe("the call", func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		if sess == nil {
@@ -401,7 +403,7 @@ func (m *scenarioScreen) callDone(msg callDoneMsg) {
 		_ = r.sess.Close()
 	}
 	if msg.err != nil {
-		m.c.SetStatus(StatusError, "the call failed: %v", msg.err)
+		m.c.SetStatus(common.StatusError, "the call failed: %v", msg.err)
 		return
 	}
 	r.attempts++
@@ -411,9 +413,9 @@ func (m *scenarioScreen) callDone(msg callDoneMsg) {
 		m.setFocus(focusResponse)
 		label := m.attemptLabel(r.attempts)
 		if m.sc.InSubagent {
-			m.c.SetStatus(StatusInfo, "%s: %s · e opens the propagation exercise", label, msg.class)
+			m.c.SetStatus(common.StatusInfo, "%s: %s · e opens the propagation exercise", label, msg.class)
 		} else {
-			m.c.SetStatus(StatusInfo, "%s: %s", label, msg.class)
+			m.c.SetStatus(common.StatusInfo, "%s: %s", label, msg.class)
 		}
 		m.refreshPanes()
 		m.refreshCaveat()
@@ -485,7 +487,7 @@ func classSummary(ex wire.Exchange) string {
 		if c.Empty {
 			return "success, empty result"
 		}
-		if looksLikeErrorText(ex) {
+		if common.LooksLikeErrorText(ex) {
 			return "success (no isError) whose text reads as an error"
 		}
 		return "success"
@@ -502,26 +504,13 @@ func classSummary(ex wire.Exchange) string {
 	return s
 }
 
-func looksLikeErrorText(ex wire.Exchange) bool {
-	env, err := rules.ParseEnvelope(ex.Response)
-	if err != nil || env.Result == nil {
-		return false
-	}
-	for _, t := range env.Result.Texts() {
-		if rules.LooksLikeError(t) {
-			return true
-		}
-	}
-	return false
-}
-
 func (m *scenarioScreen) startDiff() tea.Cmd {
 	bad := m.style
 	if bad.Good() {
 		bad = m.sc.BadStyle()
 	}
 	if bad == "" {
-		m.c.SetStatus(StatusWarn, "this scenario offers only the good style: nothing to compare")
+		m.c.SetStatus(common.StatusWarn, "this scenario offers only the good style: nothing to compare")
 		return nil
 	}
 	m.diffOn = true
@@ -536,7 +525,7 @@ func (m *scenarioScreen) fetchDiff(bad mockserver.Style) tea.Cmd {
 	m.diffBusy = true
 	m.refreshPanes()
 	sc, rev, owner := m.sc, m.rev, m
-	return safe("the comparison", func() tea.Msg {
+	return common.Safe("the comparison", func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		badEx, err := sc.Exchange(ctx, bad, rev)
@@ -560,11 +549,11 @@ func (m *scenarioScreen) cycleStyle() tea.Cmd {
 			cur = m.diff.bad
 		}
 		if len(styles) < 2 {
-			m.c.SetStatus(StatusInfo, "this scenario has one bad style to compare: %s", m.sc.BadStyle().Label())
+			m.c.SetStatus(common.StatusInfo, "this scenario has one bad style to compare: %s", m.sc.BadStyle().Label())
 			return nil
 		}
 	} else if len(styles) < 2 {
-		m.c.SetStatus(StatusWarn, "this scenario offers only the good style")
+		m.c.SetStatus(common.StatusWarn, "this scenario offers only the good style")
 		return nil
 	}
 	i := slices.Index(styles, cur)
@@ -576,9 +565,9 @@ func (m *scenarioScreen) cycleStyle() tea.Cmd {
 	m.resetRun()
 	switch {
 	case m.styleNoEffect() && !next.Good():
-		m.c.SetStatus(StatusInfo, "style %s: no effect under %s: this request never reaches a tool, so every style gets the same response", next.Label(), m.rev)
+		m.c.SetStatus(common.StatusInfo, "style %s: no effect under %s: this request never reaches a tool, so every style gets the same response", next.Label(), m.rev)
 	default:
-		m.c.SetStatus(StatusInfo, "style %s%s: %s", next.Label(), badMark(next), next.Description())
+		m.c.SetStatus(common.StatusInfo, "style %s%s: %s", next.Label(), badMark(next), next.Description())
 	}
 	if m.diffOn {
 		return m.fetchDiff(next)
@@ -603,7 +592,7 @@ func (m *scenarioScreen) cycleRevision() tea.Cmd {
 	// on a fresh call.
 	m.clearVerdict()
 	m.resetRun()
-	m.c.SetStatus(StatusInfo, "following spec %s: %s", m.rev, revisionBlurb(m.rev))
+	m.c.SetStatus(common.StatusInfo, "following spec %s: %s", m.rev, common.RevisionBlurb(m.rev))
 	if m.diffOn {
 		bad := m.style
 		if bad.Good() {
@@ -616,26 +605,13 @@ func (m *scenarioScreen) cycleRevision() tea.Cmd {
 	return nil
 }
 
-// revisionBlurb says in one line what a revision changes for errors.
-func revisionBlurb(r rules.Revision) string {
-	switch r {
-	case rules.Rev20250618:
-		return "arguments that break inputSchema are protocol errors (-32602)"
-	case rules.Rev20251125:
-		return "argument errors are isError results the model can correct (SEP-1303); unknown tool stays -32602"
-	case rules.Rev20260728:
-		return "error rules as 2025-11-25; stateless: server/discover, _meta on requests, resultType on results"
-	}
-	return ""
-}
-
 func (m *scenarioScreen) choose(digit string) tea.Cmd {
 	n := int(digit[0] - '0')
 	if n < 1 || n > len(rules.Actions) {
 		return nil
 	}
 	if !m.hasResponse() {
-		m.c.SetStatus(StatusWarn, "make the call first (enter) and read the response")
+		m.c.SetStatus(common.StatusWarn, "make the call first (enter) and read the response")
 		return nil
 	}
 	a := rules.Actions[n-1]
@@ -652,29 +628,29 @@ func (m *scenarioScreen) choose(digit string) tea.Cmd {
 	// Every answer is recorded with whether it was right; the store
 	// keeps ✓ for a scenario whose very first answer ever was right, on
 	// any visit and under any revision, and ◑ for right after a miss.
-	before := m.c.mark(m.sc.ID)
-	err := m.c.recordScenario(m.sc.ID, a, v.Grade)
-	defer m.c.afterWrite()
+	before := m.c.Mark(m.sc.ID)
+	err := m.c.RecordScenario(m.sc.ID, a, v.Grade)
+	defer m.c.AfterWrite()
 	if err != nil {
-		m.c.SetStatus(StatusError, "%s, but progress was not saved: %v", gradeWord(v.Grade), err)
+		m.c.SetStatus(common.StatusError, "%s, but progress was not saved: %v", common.GradeWord(v.Grade), err)
 		return cmd
 	}
-	after := m.c.mark(m.sc.ID)
+	after := m.c.Mark(m.sc.ID)
 	next := "n for the next scenario"
 	if m.sc.InSubagent {
 		next = "e for the propagation exercise · " + next
 	}
 	switch {
 	case v.Grade.Correct() && after == quiz.MarkFirstTime && before == quiz.MarkNone:
-		m.c.SetStatus(StatusOK, "%s · ✓ recorded as right first time · %s · %s", gradeWord(v.Grade), a.Title(), next)
+		m.c.SetStatus(common.StatusOK, "%s · ✓ recorded as right first time · %s · %s", common.GradeWord(v.Grade), a.Title(), next)
 	case v.Grade.Correct() && after == quiz.MarkAfterMiss:
-		m.c.SetStatus(StatusOK, "%s · ◑ recorded as right after a miss (the first answer counts) · %s · %s", gradeWord(v.Grade), a.Title(), next)
+		m.c.SetStatus(common.StatusOK, "%s · ◑ recorded as right after a miss (the first answer counts) · %s · %s", common.GradeWord(v.Grade), a.Title(), next)
 	case v.Grade.Correct():
-		m.c.SetStatus(StatusOK, "%s: %s · %s", gradeWord(v.Grade), a.Title(), next)
+		m.c.SetStatus(common.StatusOK, "%s: %s · %s", common.GradeWord(v.Grade), a.Title(), next)
 	case before == quiz.MarkNone && after == quiz.MarkNone:
-		m.c.SetStatus(StatusError, "not the best move: %s · try another number (a right answer now counts as ◑, right after a miss)", a.Title())
+		m.c.SetStatus(common.StatusError, "not the best move: %s · try another number (a right answer now counts as ◑, right after a miss)", a.Title())
 	default:
-		m.c.SetStatus(StatusError, "not the best move: %s · try another number", a.Title())
+		m.c.SetStatus(common.StatusError, "not the best move: %s · try another number", a.Title())
 	}
 	return cmd
 }
@@ -701,7 +677,7 @@ func (m *scenarioScreen) fetchCustomer() tea.Cmd {
 		return nil
 	}
 	sc, rev, owner, gen := m.sc, m.rev, m, m.customerGen
-	return safe("the good response", func() tea.Msg {
+	return common.Safe("the good response", func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		ex, err := sc.Exchange(ctx, mockserver.StyleGood, rev)
@@ -746,16 +722,6 @@ func (m *scenarioScreen) hasResponse() bool {
 		return true
 	}
 	return m.diffOn && m.diff != nil
-}
-
-func gradeWord(g rules.Grade) string {
-	switch g {
-	case rules.GradeBest:
-		return "correct"
-	case rules.GradeAcceptable:
-		return "acceptable"
-	}
-	return "not the best move"
 }
 
 // sameResponse reports whether the diff's bad and good responses are
@@ -873,22 +839,7 @@ func (m *scenarioScreen) describeCall() string {
 	if c.Raw != "" {
 		return "hand-written bytes:\n" + c.Raw
 	}
-	return fmt.Sprintf("tools/call %s %s", c.Tool, argsJSON(c.Arguments))
-}
-
-// argsJSON is the arguments as compact JSON with sorted keys, without
-// HTML escaping.
-func argsJSON(v map[string]any) string {
-	if len(v) == 0 {
-		return "{}"
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimSpace(b.String())
+	return fmt.Sprintf("tools/call %s %s", c.Tool, common.ArgsJSON(c.Arguments))
 }
 
 // mockTools is the mock server's tool declarations, for the grader.
@@ -1050,18 +1001,18 @@ func (m *scenarioScreen) setPane(i int, title, raw string, p wire.Pane) {
 
 // setPaneNote is setPane with a muted note above the envelope.
 func (m *scenarioScreen) setPaneNote(i int, title, raw string, p wire.Pane, note string) {
-	var d doc
+	var d jsonview.Doc
 	if p.JSON {
-		d = tokenizeJSON(p.Body)
+		d = jsonview.JSON(p.Body)
 	} else {
-		d = tokenizePlain(p.Body)
+		d = jsonview.Plain(p.Body)
 	}
 	st := m.c.Styles
 	m.panes[i].SetContent(title, raw, func(w int) string {
 		if note == "" {
-			return d.render(w, st)
+			return d.Render(w, st)
 		}
-		return st.Muted.Render(ansi.Wrap(note, w, "")) + "\n\n" + d.render(w, st)
+		return st.Muted.Render(ansi.Wrap(note, w, "")) + "\n\n" + d.Render(w, st)
 	})
 }
 
@@ -1069,7 +1020,7 @@ func (m *scenarioScreen) setPaneNote(i int, title, raw string, p wire.Pane, note
 func (m *scenarioScreen) ClipText() (string, string, bool, string) {
 	i := m.lastPane
 	p := m.panes[i]
-	if p.raw == "" {
+	if p.Raw() == "" {
 		return "", "", false, "nothing to copy yet: make the call first (enter)"
 	}
 	label := "request"
@@ -1086,12 +1037,12 @@ func (m *scenarioScreen) ClipText() (string, string, bool, string) {
 	} else {
 		label += " envelope"
 	}
-	return p.raw, label, true, ""
+	return p.Raw(), label, true, ""
 }
 
 // ExportRecord implements exportSource: the current exchange, or in the
 // diff view the one whose pane was focused last.
-func (m *scenarioScreen) ExportRecord() (exportRecord, string, bool, string) {
+func (m *scenarioScreen) ExportRecord() (common.ExportRecord, string, bool, string) {
 	var ex wire.Exchange
 	style, attempt := m.style, 0
 	switch {
@@ -1104,7 +1055,7 @@ func (m *scenarioScreen) ExportRecord() (exportRecord, string, bool, string) {
 	case m.cur() != nil && m.cur().last != nil:
 		ex, attempt = *m.cur().last, m.shownAttempt(m.cur().attempts)
 	default:
-		return exportRecord{}, "", false, "nothing to write yet: make the call first (enter)"
+		return common.ExportRecord{}, "", false, "nothing to write yet: make the call first (enter)"
 	}
 	return m.sc.Record(ex, style, attempt), exportName(m.sc.ID, style, ex.Revision, attempt), true, ""
 }
@@ -1112,9 +1063,9 @@ func (m *scenarioScreen) ExportRecord() (exportRecord, string, bool, string) {
 // SideNote implements sideNoter: in the comparison with the verdict
 // focused, y and w take the envelope pane focused last, which the learner
 // may not have in mind; the status then says which side and how to pick.
-func (m *scenarioScreen) SideNote() sideNote {
+func (m *scenarioScreen) SideNote() common.SideNote {
 	if !m.diffOn || m.diff == nil || m.focus != focusLower {
-		return sideNote{}
+		return common.SideNote{}
 	}
 	what := "good response"
 	if m.lastPane == focusRequest {
@@ -1124,5 +1075,5 @@ func (m *scenarioScreen) SideNote() sideNote {
 	if m.stacked {
 		where = "bad above, good below"
 	}
-	return sideNote{what: what, note: "compare: " + where + "; tab to choose"}
+	return common.SideNote{What: what, Note: "compare: " + where + "; tab to choose"}
 }

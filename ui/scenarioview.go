@@ -4,19 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
-// sideBySideMin is the width from which request and response sit side by
-// side; below it they are stacked.
-const sideBySideMin = 100
-
-// tightRest is the height left under the header below which the screen
+// tightRest is the height left under the header below which the common.Screen
 // switches to its compact layout: a one-line situation, the compact action
 // grid, and the focused pane growing at the expense of the others.
 const tightRest = 26
@@ -35,7 +31,7 @@ const (
 // SetSize; View only joins the cached pieces.
 func (m *scenarioScreen) layout() {
 	w, h := m.w, m.h
-	m.stacked = w < sideBySideMin
+	m.stacked = w < common.SideBySideMin
 	iw := max(w-3, 1)
 	hdr := m.headerLines(w, false, -1)
 	tight := h-len(hdr) < tightRest
@@ -201,7 +197,7 @@ func (m *scenarioScreen) headerLines(w int, tight bool, maxSit int) []string {
 	if ansi.StringWidth(m.sc.Title)+ansi.StringWidth(right)+2 > w {
 		right = "" // the title matters more than its topic
 	}
-	lines := []string{joinEnds(st.Title.Render(m.sc.Title), right, w)}
+	lines := []string{common.JoinEnds(st.Title.Render(m.sc.Title), right, w)}
 
 	sit := strings.Join(strings.Fields(m.sc.Situation), " ")
 	wrapped := strings.Split(ansi.Wrap(sit, w, ""), "\n")
@@ -261,9 +257,9 @@ func (m *scenarioScreen) headerLines(w int, tight bool, maxSit int) []string {
 	if tight {
 		sep = "  "
 	}
-	lines = append(lines, packChips(chips, w, sep)...)
+	lines = append(lines, common.PackChips(chips, w, sep)...)
 	if !tight {
-		lines = append(lines, st.Muted.Render(ansi.Truncate("Spec "+string(m.rev)+": "+revisionBlurb(m.rev), w, "…")))
+		lines = append(lines, st.Muted.Render(ansi.Truncate("Spec "+string(m.rev)+": "+common.RevisionBlurb(m.rev), w, "…")))
 	}
 	return lines
 }
@@ -287,33 +283,6 @@ func (m *scenarioScreen) styleChip() string {
 		return s + st.ChipLabel.Render(" (the only style)")
 	}
 	return s + st.ChipLabel.Render(" · also: "+strings.Join(others, ", "))
-}
-
-// packChips joins items with sep, wrapping onto more lines as needed.
-func packChips(items []string, w int, sep string) []string {
-	var lines []string
-	cur := ""
-	for _, it := range items {
-		if cur == "" {
-			cur = it
-			continue
-		}
-		if ansi.StringWidth(cur)+ansi.StringWidth(sep)+ansi.StringWidth(it) > w {
-			lines = append(lines, cur)
-			cur = it
-			continue
-		}
-		cur += sep + it
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "…")
-		}
-	}
-	return lines
 }
 
 // lowerLines is the lower panel's content at width w: the verdict, if
@@ -422,12 +391,12 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 		}
 	}
 	var out []string
-	out = append(out, wrapLead(gs.Bold(true), head+":", fmt.Sprintf("%d %s (%s)", n, v.Action.Title(), v.Action), w, st.Plain)...)
-	out = append(out, wrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
+	out = append(out, common.WrapLead(gs.Bold(true), head+":", fmt.Sprintf("%d %s (%s)", n, v.Action.Title(), v.Action), w, st.Plain)...)
+	out = append(out, common.WrapLead(st.Bold, "Rule:", v.Rule.Ref(), w, st.Accent)...)
 	if cv := m.caveat; cv != nil {
 		out = append(out, m.caveatLines(*cv, w)...)
 	}
-	if fb := strings.TrimSpace(stripVerdict(strings.Join(strings.Fields(v.Feedback), " "), gradeWords(v.Grade)...)); fb != "" {
+	if fb := strings.TrimSpace(common.StripVerdict(strings.Join(strings.Fields(v.Feedback), " "), gradeWords(v.Grade)...)); fb != "" {
 		// The feedback is written against the good response; under a
 		// style that hides the failure, say so rather than seem to quote
 		// the response on screen.
@@ -435,13 +404,13 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 		if m.caveat != nil && m.caveat.gap != "" {
 			lead = "Here (as the good response tells it):"
 		}
-		out = append(out, wrapLead(st.Bold, lead, styleWords(strings.Join(strings.Fields(fb), " ")), w, st.Plain)...)
+		out = append(out, common.WrapLead(st.Bold, lead, common.StyleWords(strings.Join(strings.Fields(fb), " ")), w, st.Plain)...)
 	}
 	if v.Why != "" {
-		out = append(out, wrapLead(st.Bold, "Why:", styleWords(v.Why), w, st.Plain)...)
+		out = append(out, common.WrapLead(st.Bold, "Why:", common.StyleWords(v.Why), w, st.Plain)...)
 	}
 	if v.Note != "" {
-		out = append(out, wrapLead(st.Bold, "Revision note:", styleWords(strings.Join(strings.Fields(v.Note), " ")), w, st.Plain)...)
+		out = append(out, common.WrapLead(st.Bold, "Revision note:", common.StyleWords(strings.Join(strings.Fields(v.Note), " ")), w, st.Plain)...)
 	}
 	// The customer message is what the best move says to the customer:
 	// shown with that answer only, so it never follows a wrong one or
@@ -453,10 +422,10 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 		cm = strings.TrimSpace(m.sc.CustomerMessage)
 	}
 	if cm != "" && v.Grade == rules.GradeBest && v.Action == m.sc.BestAction {
-		out = append(out, wrapLead(st.Bold, "Tell the customer:", "“"+strings.Join(strings.Fields(cm), " ")+"”", w, st.Plain)...)
+		out = append(out, common.WrapLead(st.Bold, "Tell the customer:", "“"+strings.Join(strings.Fields(cm), " ")+"”", w, st.Plain)...)
 	}
 	if tk := strings.TrimSpace(m.sc.Takeaway); tk != "" {
-		out = append(out, wrapLead(st.Bold, "Takeaway:", styleWords(strings.Join(strings.Fields(tk), " ")), w, st.Plain)...)
+		out = append(out, common.WrapLead(st.Bold, "Takeaway:", common.StyleWords(strings.Join(strings.Fields(tk), " ")), w, st.Plain)...)
 	}
 	return out
 }
@@ -466,11 +435,11 @@ func (m *scenarioScreen) verdictLines(v scenarios.Verdict, w int) []string {
 func gradeWords(g rules.Grade) []string {
 	switch g {
 	case rules.GradeBest:
-		return bestWords
+		return common.BestWords
 	case rules.GradeAcceptable:
-		return acceptableWords
+		return common.AcceptableWords
 	}
-	return wrongWords
+	return common.WrongWords
 }
 
 // caveatLines says, under a bad style, that the verdict is graded on what
@@ -489,7 +458,7 @@ func (m *scenarioScreen) caveatLines(cv styleCaveat, w int) []string {
 		text = fmt.Sprintf("%s. The %s response on screen says this, but with defects the good style avoids:", cv.truth, label)
 	}
 	text = strings.ToUpper(text[:1]) + text[1:]
-	out := wrapLead(st.Warn.Bold(true), "⚠ Graded on what really happened.", text, w, st.Plain)
+	out := common.WrapLead(st.Warn.Bold(true), "⚠ Graded on what really happened.", text, w, st.Plain)
 	for _, f := range cv.findings {
 		sym, ss := "⚠", st.Warn
 		if f.Severity == grade.SevError {
@@ -511,19 +480,6 @@ func (m *scenarioScreen) caveatLines(cv styleCaveat, w int) []string {
 	return out
 }
 
-// wrapLead wraps "lead text" to w, styling the lead and the text apart.
-func wrapLead(leadSt lipgloss.Style, lead, text string, w int, textSt lipgloss.Style) []string {
-	lines := strings.Split(ansi.Wrap(lead+" "+text, max(w, 1), ""), "\n")
-	for i, l := range lines {
-		if i == 0 && strings.HasPrefix(l, lead) {
-			lines[i] = leadSt.Render(lead) + textSt.Render(l[len(lead):])
-			continue
-		}
-		lines[i] = textSt.Render(l)
-	}
-	return lines
-}
-
 // View joins the cached header, panes and lower panel.
 func (m *scenarioScreen) View() string {
 	if m.w <= 0 || m.h <= 0 {
@@ -535,33 +491,15 @@ func (m *scenarioScreen) View() string {
 	}
 	if m.stacked {
 		for _, p := range m.panes {
-			if p.h > 0 {
+			if p.Height() > 0 {
 				blocks = append(blocks, p.View())
 			}
 		}
-	} else if m.panes[0].h > 0 {
-		blocks = append(blocks, joinColumns(m.panes[0].View(), m.panes[1].View()))
+	} else if m.panes[0].Height() > 0 {
+		blocks = append(blocks, common.JoinColumns(m.panes[0].View(), m.panes[1].View()))
 	}
-	if m.lower.h > 0 {
+	if m.lower.Height() > 0 {
 		blocks = append(blocks, m.lower.View())
 	}
 	return strings.Join(blocks, "\n")
-}
-
-// joinColumns puts two blocks of equal height side by side.
-func joinColumns(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	var sb strings.Builder
-	for i := range max(len(al), len(bl)) {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		if i < len(al) {
-			sb.WriteString(al[i])
-		}
-		if i < len(bl) {
-			sb.WriteString(bl[i])
-		}
-	}
-	return sb.String()
 }

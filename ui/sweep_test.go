@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/errorlab/errorlab/ui/common"
 	"io"
 	"slices"
 	"strings"
@@ -102,7 +103,7 @@ func TestSizeSweep(t *testing.T) {
 					view = m.View()
 				}()
 				lines := strings.Split(view, "\n")
-				if w >= MinWidth && h >= MinHeight {
+				if w >= common.MinWidth && h >= common.MinHeight {
 					for i, l := range lines {
 						if lw := ansi.StringWidth(l); lw > w {
 							t.Fatalf("%dx%d: line %d is %d wide:\n%s", w, h, i, lw, l)
@@ -142,7 +143,7 @@ func TestEveryScenarioRenders(t *testing.T) {
 						}
 					}
 				}
-				if st := m.(*App).c.status; st.Kind == StatusError && !strings.Contains(st.Text, "not the best move") {
+				if st := m.(*App).c.Status(); st.Kind == common.StatusError && !strings.Contains(st.Text, "not the best move") {
 					t.Fatalf("%s: error status: %s", what, st.Text)
 				}
 			}

@@ -1,4 +1,4 @@
-package ui
+package jsonview
 
 import (
 	"strings"
@@ -6,11 +6,12 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/errorlab/errorlab/ui/styles"
 	"github.com/muesli/termenv"
 )
 
 func TestTokenKinds(t *testing.T) {
-	d := tokenizeJSON("{\n  \"id\": 3,\n  \"ok\": true,\n  \"s\": \"x y\"\n}")
+	d := JSON("{\n  \"id\": 3,\n  \"ok\": true,\n  \"s\": \"x y\"\n}")
 	got := map[string]tokKind{}
 	for _, line := range d.lines {
 		for _, s := range line {
@@ -31,16 +32,16 @@ func TestTokenKinds(t *testing.T) {
 // and the Ascii one (NO_COLOR) leaves plain text.
 func TestHighlightColourAndPlain(t *testing.T) {
 	src := `{"isError": true, "n": 1}`
-	d := tokenizeJSON(src)
+	d := JSON(src)
 	r := lipgloss.NewRenderer(nil)
 	r.SetColorProfile(termenv.ANSI256)
 	r.SetHasDarkBackground(true)
-	colour := d.render(80, DefaultStyles(r))
+	colour := d.Render(80, styles.DefaultStyles(r))
 	if !strings.Contains(colour, "\x1b[") {
 		t.Errorf("no colour with a 256-colour renderer: %q", colour)
 	}
 	r.SetColorProfile(termenv.Ascii)
-	plain := d.render(80, DefaultStyles(r))
+	plain := d.Render(80, styles.DefaultStyles(r))
 	if plain != src {
 		t.Errorf("Ascii render is %q, want %q", plain, src)
 	}
@@ -48,9 +49,9 @@ func TestHighlightColourAndPlain(t *testing.T) {
 
 func TestWrapKeepsWidthAndText(t *testing.T) {
 	long := `{"description": "The order database did not answer within 3 seconds, so lookup_order did not complete.", "code": "UPSTREAM_TIMEOUT_WITH_A_VERY_LONG_NAME_THAT_HAS_NO_SPACES_AT_ALL"}`
-	st := DefaultStyles(lipgloss.DefaultRenderer())
+	st := styles.DefaultStyles(lipgloss.DefaultRenderer())
 	for _, w := range []int{1, 2, 5, 13, 30, 57, 200} {
-		out := tokenizeJSON(long).render(w, st)
+		out := JSON(long).Render(w, st)
 		for _, l := range strings.Split(out, "\n") {
 			if ansi.StringWidth(l) > w {
 				t.Fatalf("width %d: line %q is wider", w, l)
@@ -66,8 +67,8 @@ func TestWrapKeepsWidthAndText(t *testing.T) {
 }
 
 func TestSanitizeControls(t *testing.T) {
-	d := tokenizePlain("ok\x1b[31mred\r\nnext\tx")
-	out := d.render(80, DefaultStyles(lipgloss.DefaultRenderer()))
+	d := Plain("ok\x1b[31mred\r\nnext\tx")
+	out := d.Render(80, styles.DefaultStyles(lipgloss.DefaultRenderer()))
 	if strings.Contains(out, "\x1b") || strings.Contains(out, "\r") {
 		t.Errorf("control characters leaked: %q", out)
 	}

@@ -1,4 +1,6 @@
-package ui
+// Package styles holds every lipgloss style errorlab's screens use, built
+// from one *lipgloss.Renderer per session (soft-serve pkg/ui/styles).
+package styles
 
 import (
 	"github.com/charmbracelet/bubbles/help"

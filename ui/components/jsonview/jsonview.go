@@ -1,14 +1,17 @@
-package ui
+// Package jsonview highlights JSON with chroma and wraps it to a width,
+// word-aware, for the panes that show JSON-RPC envelopes.
+package jsonview
 
 import (
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/styles"
 )
 
 // tokKind is a class of highlighted text; each maps to one style.
@@ -29,10 +32,10 @@ type segment struct {
 	text string
 }
 
-// doc is text split into source lines of segments: the expensive part of
+// Doc is text split into source lines of segments: the expensive part of
 // highlighting (lexing), done once per exchange and view; wrapping and
 // styling for a width is done by render.
-type doc struct {
+type Doc struct {
 	lines [][]segment
 	// json: break long lines only at spaces inside strings, so a key and
 	// its value stay together; plain text breaks at any space.
@@ -47,19 +50,19 @@ var jsonLexer = sync.OnceValue(func() chroma.Lexer {
 	return chroma.Coalesce(l)
 })
 
-// tokenizeJSON lexes JSON text with chroma's "json" lexer. Text that does
+// JSON lexes JSON text with chroma's "json" lexer. Text that does
 // not lex comes back as plain text.
-func tokenizeJSON(s string) doc {
-	s = sanitize(s)
+func JSON(s string) Doc {
+	s = common.Sanitize(s)
 	l := jsonLexer()
 	if l == nil {
-		return tokenizePlain(s)
+		return Plain(s)
 	}
 	it, err := l.Tokenise(nil, s)
 	if err != nil {
-		return tokenizePlain(s)
+		return Plain(s)
 	}
-	d := doc{lines: [][]segment{nil}, json: true}
+	d := Doc{lines: [][]segment{nil}, json: true}
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		k := kindOf(tok.Type)
 		parts := strings.Split(tok.Value, "\n")
@@ -92,39 +95,17 @@ func kindOf(t chroma.TokenType) tokKind {
 	return tokPlain
 }
 
-// tokenizePlain splits text into lines of one plain segment each.
-func tokenizePlain(s string) doc {
-	s = sanitize(s)
+// Plain splits text into lines of one plain segment each.
+func Plain(s string) Doc {
+	s = common.Sanitize(s)
 	lines := strings.Split(s, "\n")
-	d := doc{lines: make([][]segment, len(lines))}
+	d := Doc{lines: make([][]segment, len(lines))}
 	for i, l := range lines {
 		if l != "" {
 			d.lines[i] = []segment{{tokPlain, l}}
 		}
 	}
 	return d
-}
-
-// sanitize makes text safe to place in a pane: CRLF becomes LF, tabs
-// become four spaces, and other control characters (an escape sequence a
-// server smuggled into a message) become U+FFFD, so they cannot move the
-// cursor or change colours.
-func sanitize(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\t", "    ")
-	if !strings.ContainsFunc(s, isBadControl) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if isBadControl(r) {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
-
-func isBadControl(r rune) bool {
-	return r != '\n' && (unicode.IsControl(r) || r == 0x7f)
 }
 
 // cell is one rune placed on screen with its width and kind.
@@ -137,7 +118,7 @@ type cell struct {
 // render wraps the document to width columns (word-aware; continuation
 // rows keep the source line's indentation, two columns deeper for JSON)
 // and styles each run with st. width < 1 renders nothing.
-func (d doc) render(width int, st *Styles) string {
+func (d Doc) Render(width int, st *styles.Styles) string {
 	if width < 1 {
 		return ""
 	}

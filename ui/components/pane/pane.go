@@ -1,4 +1,8 @@
-package ui
+// Package pane is the titled, bordered, scrollable box every screen shows
+// envelopes, timelines and explanations in: a bubbles viewport with its own
+// KeyMap (the navigation keys), Styles from the session, mouse-wheel
+// scrolling and a summary line when only one row is left.
+package pane
 
 import (
 	"bytes"
@@ -9,14 +13,18 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/keymap"
+	"github.com/errorlab/errorlab/ui/styles"
 )
 
-// pane is a bordered, titled, scrollable box (a bubbles viewport inside).
+// Model is a bordered, titled, scrollable box (a bubbles viewport inside).
 // Its content is produced by a builder for a given inner width and cached
 // until the width or the content changes, so View only slices lines.
-type pane struct {
-	c       *Common
+type Model struct {
+	c       *common.Common
 	title   string
 	raw     string           // what y copies
 	build   func(int) string // content for an inner width
@@ -26,6 +34,35 @@ type pane struct {
 	focused bool
 	summary string              // one line standing in for the content when only one row shows
 	frame   map[frameKey]string // cached top/bottom borders
+
+	// KeyMap scrolls the pane (Update, Scroll); it starts as the session's
+	// navigation keys.
+	KeyMap KeyMap
+	// Styles draw the border and title; they start from the session's.
+	Styles Styles
+}
+
+// KeyMap is the pane's keys: line, page, top and bottom.
+type KeyMap = keymap.Nav
+
+// DefaultKeyMap returns arrows, j/k, pgup/pgdn and g/G (home/end).
+func DefaultKeyMap() KeyMap { return keymap.DefaultNav() }
+
+// Styles are the pane's border and title styles.
+type Styles struct {
+	Border, BorderFocused lipgloss.Style
+	Title, TitleFocused   lipgloss.Style
+	// Muted draws the scroll position and the one-line summary.
+	Muted lipgloss.Style
+}
+
+// DefaultStyles takes the pane's styles from a session's styles.
+func DefaultStyles(st *styles.Styles) Styles {
+	return Styles{
+		Border: st.Border, BorderFocused: st.BorderFocused,
+		Title: st.PaneTitle, TitleFocused: st.PaneTitleOn,
+		Muted: st.Muted,
+	}
 }
 
 type frameKey struct {
@@ -36,8 +73,10 @@ type frameKey struct {
 	position string
 }
 
-func newPane(c *Common) *pane {
-	p := &pane{c: c, builtW: -1, frame: map[frameKey]string{}}
+// New returns an empty pane with c's navigation keys and styles; give it
+// a size (SetSize) and content (SetContent) before drawing it.
+func New(c *common.Common) *Model {
+	p := &Model{c: c, builtW: -1, frame: map[frameKey]string{}, KeyMap: c.Nav, Styles: DefaultStyles(c.Styles)}
 	p.vp = viewport.New(0, 0)
 	p.vp.KeyMap = viewport.KeyMap{} // keys are routed by the screen
 	return p
@@ -45,9 +84,9 @@ func newPane(c *Common) *pane {
 
 // SetContent replaces the pane's title, copy text and content builder.
 // The scroll position returns to the top.
-func (p *pane) SetContent(title, raw string, build func(width int) string) {
+func (p *Model) SetContent(title, raw string, build func(width int) string) {
 	p.title, p.raw, p.build = title, raw, build
-	p.summary = oneLine(raw)
+	p.summary = OneLine(raw)
 	p.builtW = -1
 	p.vp.GotoTop()
 	p.refresh()
@@ -56,36 +95,36 @@ func (p *pane) SetContent(title, raw string, build func(width int) string) {
 // SetBuild replaces the title, copy text and content builder like
 // SetContent, but keeps the scroll position where possible (a list that
 // grows or whose selection moves).
-func (p *pane) SetBuild(title, raw string, build func(width int) string) {
+func (p *Model) SetBuild(title, raw string, build func(width int) string) {
 	p.title, p.raw, p.build = title, raw, build
-	p.summary = oneLine(raw)
+	p.summary = OneLine(raw)
 	p.builtW = -1
 	p.refresh()
 }
 
 // SetTitle changes the title only.
-func (p *pane) SetTitle(title string) { p.title = title }
+func (p *Model) SetTitle(title string) { p.title = title }
 
 // Invalidate rebuilds the content at the current width, keeping the
 // scroll position where possible.
-func (p *pane) Invalidate() {
+func (p *Model) Invalidate() {
 	p.builtW = -1
 	p.refresh()
 }
 
 // SetSize sets the outer size; content is rebuilt only if the inner width
 // changed.
-func (p *pane) SetSize(w, h int) {
+func (p *Model) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 0)
 	p.refresh()
 }
 
 // inner is the content area: inside the border, after a one-cell left
 // margin.
-func (p *pane) inner() (int, int) { return max(p.w-3, 0), max(p.h-2, 0) }
+func (p *Model) Inner() (int, int) { return max(p.w-3, 0), max(p.h-2, 0) }
 
-func (p *pane) refresh() {
-	iw, ih := p.inner()
+func (p *Model) refresh() {
+	iw, ih := p.Inner()
 	p.vp.Width, p.vp.Height = iw, ih
 	if p.builtW != iw {
 		content := ""
@@ -99,13 +138,13 @@ func (p *pane) refresh() {
 }
 
 // Scroll handles the navigation keys; it returns true if msg was one.
-func (p *pane) Scroll(nav NavKeys, km tea.KeyMsg) bool {
-	return scrollViewport(&p.vp, nav, km)
+func (p *Model) Scroll(nav keymap.Nav, km tea.KeyMsg) bool {
+	return ScrollViewport(&p.vp, nav, km)
 }
 
-// scrollViewport moves a viewport for the navigation keys (line, page,
+// ScrollViewport moves a viewport for the navigation keys (line, page,
 // top, bottom) and reports whether km was one of them.
-func scrollViewport(vp *viewport.Model, nav NavKeys, km tea.KeyMsg) bool {
+func ScrollViewport(vp *viewport.Model, nav keymap.Nav, km tea.KeyMsg) bool {
 	switch {
 	case key.Matches(km, nav.Up):
 		vp.ScrollUp(1)
@@ -125,10 +164,10 @@ func scrollViewport(vp *viewport.Model, nav NavKeys, km tea.KeyMsg) bool {
 	return true
 }
 
-// scrollOffset moves a line offset for the navigation keys (line, page
+// ScrollOffset moves a line offset for the navigation keys (line, page
 // of height-2, top, bottom at end) and reports whether k was one of them.
 // The caller clamps the result to its content.
-func scrollOffset(nav NavKeys, k tea.KeyMsg, off, height, end int) (int, bool) {
+func ScrollOffset(nav keymap.Nav, k tea.KeyMsg, off, height, end int) (int, bool) {
 	switch {
 	case key.Matches(k, nav.Up):
 		return off - 1, true
@@ -148,22 +187,22 @@ func scrollOffset(nav NavKeys, k tea.KeyMsg, off, height, end int) (int, bool) {
 
 // View draws the box: the title in the top border, the scroll position in
 // the bottom one, a heavy border when focused (visible without colour).
-func (p *pane) View() string {
+func (p *Model) View() string {
 	if p.w < 3 || p.h < 2 {
 		return strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", p.w)+"\n", p.h), "\n")
 	}
-	iw, ih := p.inner()
-	bs := p.c.Styles.Border
+	iw, ih := p.Inner()
+	bs := p.Styles.Border
 	vert := "│"
 	if p.focused {
-		bs = p.c.Styles.BorderFocused
+		bs = p.Styles.BorderFocused
 		vert = "┃"
 	}
 	side := bs.Render(vert)
 	var b strings.Builder
 	b.WriteString(p.border(true, ""))
 	if ih == 1 && p.summary != "" {
-		line := p.c.Styles.Muted.Render(ansi.Truncate(sanitize(p.summary), iw, "…"))
+		line := p.Styles.Muted.Render(ansi.Truncate(common.Sanitize(p.summary), iw, "…"))
 		if lw := ansi.StringWidth(line); lw < iw {
 			line += strings.Repeat(" ", iw-lw)
 		}
@@ -196,9 +235,9 @@ func (p *pane) View() string {
 	return b.String()
 }
 
-// oneLine is raw as one line: compact JSON, or the text with its line
+// OneLine is raw as one line: compact JSON, or the text with its line
 // breaks folded.
-func oneLine(raw string) string {
+func OneLine(raw string) string {
 	if raw == "" {
 		return ""
 	}
@@ -210,9 +249,9 @@ func oneLine(raw string) string {
 }
 
 // position is "12-30/44" when the content overflows, "" otherwise.
-func (p *pane) position() string {
+func (p *Model) position() string {
 	total := p.vp.TotalLineCount()
-	_, ih := p.inner()
+	_, ih := p.Inner()
 	if total <= ih || ih <= 0 {
 		return ""
 	}
@@ -229,18 +268,18 @@ func (p *pane) position() string {
 }
 
 // border renders the top (with title) or bottom (with position) edge.
-func (p *pane) border(top bool, position string) string {
+func (p *Model) border(top bool, position string) string {
 	k := frameKey{top: top, focused: p.focused, w: p.w, title: p.title, position: position}
 	if s, ok := p.frame[k]; ok {
 		return s
 	}
-	bs, ts := p.c.Styles.Border, p.c.Styles.PaneTitle
+	bs, ts := p.Styles.Border, p.Styles.Title
 	l, r, h := "╭", "╮", "─"
 	if !top {
 		l, r = "╰", "╯"
 	}
 	if p.focused {
-		bs, ts = p.c.Styles.BorderFocused, p.c.Styles.PaneTitleOn
+		bs, ts = p.Styles.BorderFocused, p.Styles.TitleFocused
 		l, r, h = "┏", "┓", "━"
 		if !top {
 			l, r = "┗", "┛"
@@ -263,7 +302,7 @@ func (p *pane) border(top bool, position string) string {
 		if top {
 			s = bs.Render(l+h) + ts.Render(" "+label+" ") + bs.Render(strings.Repeat(h, max(fill-1, 0))+r)
 		} else {
-			s = bs.Render(l+strings.Repeat(h, max(fill-1, 0))) + p.c.Styles.Muted.Render(" "+label+" ") + bs.Render(h+r)
+			s = bs.Render(l+strings.Repeat(h, max(fill-1, 0))) + p.Styles.Muted.Render(" "+label+" ") + bs.Render(h+r)
 		}
 	}
 	if len(p.frame) > 64 {
@@ -272,3 +311,73 @@ func (p *pane) border(top bool, position string) string {
 	p.frame[k] = s
 	return s
 }
+
+// SetFocused draws the pane with a heavy border and a ▸ before its title
+// (visible without colour) when on.
+func (p *Model) SetFocused(on bool) { p.focused = on }
+
+// Focused reports whether the pane is drawn focused.
+func (p *Model) Focused() bool { return p.focused }
+
+// Raw is the text y copies (the envelope as it came).
+func (p *Model) Raw() string { return p.raw }
+
+// Title is the pane's title.
+func (p *Model) Title() string { return p.title }
+
+// Height is the pane's outer height in rows, border included.
+func (p *Model) Height() int { return p.h }
+
+// Width is the pane's outer width in cells, border included.
+func (p *Model) Width() int { return p.w }
+
+// Viewport is the scrolled content, for screens that move the offset
+// themselves (jump to a step, keep a cursor in view).
+func (p *Model) Viewport() *viewport.Model { return &p.vp }
+
+// ShortHelp implements help.KeyMap.
+func (p *Model) ShortHelp() []key.Binding { return []key.Binding{p.KeyMap.Up, p.KeyMap.Down} }
+
+// FullHelp implements help.KeyMap.
+func (p *Model) FullHelp() [][]key.Binding {
+	k := p.KeyMap
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+}
+
+// Update scrolls the pane for its keys and for the mouse wheel (three
+// lines a notch); anything else is ignored.
+func (p *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		p.Scroll(p.KeyMap, msg)
+	case tea.MouseMsg:
+		p.Wheel(msg)
+	}
+	return p, nil
+}
+
+// Wheel scrolls for a mouse wheel event and reports whether it was one.
+func (p *Model) Wheel(msg tea.MouseMsg) bool {
+	return WheelViewport(&p.vp, msg)
+}
+
+// WheelViewport scrolls vp three lines a wheel notch and reports whether
+// msg was a wheel event.
+func WheelViewport(vp *viewport.Model, msg tea.MouseMsg) bool {
+	if msg.Action != tea.MouseActionPress {
+		return false
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		vp.ScrollUp(3)
+	case tea.MouseButtonWheelDown:
+		vp.ScrollDown(3)
+	default:
+		return false
+	}
+	return true
+}
+
+// Contains reports whether the cell (x, y), relative to the pane's top
+// left corner, lies on the pane.
+func (p *Model) Contains(x, y int) bool { return x >= 0 && y >= 0 && x < p.w && y < p.h }

@@ -1,0 +1,219 @@
+package common
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/keymap"
+	"github.com/errorlab/errorlab/ui/styles"
+)
+
+// Minimum terminal size for the layout; below it the app shows a message.
+const (
+	MinWidth  = 60
+	MinHeight = 20
+)
+
+// Common is handed to every screen: the renderer and the styles built from
+// it, the global keys, the content and where side effects go. Width and
+// Height are the whole terminal's, in cells.
+type Common struct {
+	R       *lipgloss.Renderer
+	Styles  *styles.Styles
+	Keys    keymap.Global
+	Nav     keymap.Nav
+	Catalog *scenarios.Catalog
+	// Bank is the question bank for the quiz; nil is the built-in one.
+	Bank *quiz.Bank
+
+	Progress  Progress
+	ExportDir string
+	Clipboard io.Writer
+
+	Width, Height int
+
+	status Status
+	// lastNotice is the progress store's notice shown last (or known at
+	// start), so a new one shows once.
+	lastNotice string
+}
+
+// RecordScenario records one answer on a lab scenario, right (best or
+// acceptable) or not; the store decides the mark (✓ when the first
+// answer ever was right, ◑ when right only after a miss). The error is
+// the Progress store's.
+func (c *Common) RecordScenario(id string, a rules.Action, g rules.Grade) error {
+	return c.Progress.RecordScenario(id, string(a), string(g), g.Correct())
+}
+
+// Mark is how the learner stands on a scenario (✓, ◑ or nothing).
+func (c *Common) Mark(id string) quiz.Mark {
+	if c.Progress == nil {
+		return quiz.MarkNone
+	}
+	return c.Progress.ScenarioMark(id)
+}
+
+// MarkCounts counts the catalogue's scenarios marked ✓ and ◑.
+func (c *Common) MarkCounts() (first, afterMiss int) {
+	for _, s := range c.Catalog.Scenarios {
+		switch c.Mark(s.ID) {
+		case quiz.MarkFirstTime:
+			first++
+		case quiz.MarkAfterMiss:
+			afterMiss++
+		}
+	}
+	return first, afterMiss
+}
+
+// MarkText is "✓ 5 · ◑ 2 of 27".
+func (c *Common) MarkText() string {
+	first, after := c.MarkCounts()
+	return fmt.Sprintf("✓ %d · ◑ %d of %d", first, after, len(c.Catalog.Scenarios))
+}
+
+// AfterWrite runs after every progress write (a lab answer, a quiz item,
+// an exam): a new notice from the store (the progress file was found
+// spoiled and kept aside while running) goes to the status line, ahead
+// of what the status said.
+func (c *Common) AfterWrite() {
+	if c.Progress == nil {
+		return
+	}
+	n := strings.TrimSpace(strings.TrimPrefix(c.Progress.CurrentNotice(), "⚠"))
+	if n == "" || n == c.lastNotice {
+		return
+	}
+	c.lastNotice = n
+	n = shortNotice(n)
+	if c.status.Text != "" {
+		n += " · " + c.status.Text
+	}
+	c.SetStatus(StatusWarn, "%s", n)
+}
+
+// keptAside matches the store's notice about a spoiled progress file.
+var keptAside = regexp.MustCompile(`^Your progress file could not be read \((.*)\)\. It was kept as (\S+) and a fresh one started\.$`)
+
+// shortNotice fits the store's notice to a status line: what happened
+// and where the old file is first, the reason last.
+func shortNotice(n string) string {
+	if m := keptAside.FindStringSubmatch(n); m != nil {
+		return fmt.Sprintf("progress file unreadable: a fresh one started; the old one is kept as %s (%s)", m[2], m[1])
+	}
+	return n
+}
+
+// StatusKind says how a status line reads: each has its own symbol, so
+// the line reads without colour.
+type StatusKind int
+
+const (
+	StatusInfo StatusKind = iota
+	StatusOK
+	StatusWarn
+	StatusError
+)
+
+// Symbol is the status's monochrome marker.
+func (k StatusKind) Symbol() string {
+	switch k {
+	case StatusOK:
+		return "✓"
+	case StatusWarn:
+		return "⚠"
+	case StatusError:
+		return "✗"
+	}
+	return "•"
+}
+
+// Status is the one-line message above the help bar.
+type Status struct {
+	Kind StatusKind
+	Text string
+}
+
+// SetStatus replaces the status line.
+func (c *Common) SetStatus(kind StatusKind, format string, args ...any) {
+	c.status = Status{Kind: kind, Text: fmt.Sprintf(format, args...)}
+}
+
+// ClearStatus empties the status line.
+func (c *Common) ClearStatus() { c.status = Status{} }
+
+// StatusLine renders the status with its symbol, or "" when empty.
+func (c *Common) StatusLine() string {
+	if c.status.Text == "" {
+		return ""
+	}
+	st := c.Styles.Info
+	switch c.status.Kind {
+	case StatusOK:
+		st = c.Styles.OK
+	case StatusWarn:
+		st = c.Styles.Warn
+	case StatusError:
+		st = c.Styles.Bad
+	}
+	return st.Render(c.status.Kind.Symbol() + " " + c.status.Text)
+}
+
+// Progress is where the learner's progress goes: scenarios answered,
+// questions and drills (Leitner boxes), exam history. *quiz.Store
+// implements it (on disk, or in memory with quiz.Memory). Solved and
+// ScenarioMark must be cheap: screens call them while drawing lists.
+type Progress interface {
+	Solved(id string) bool
+	MarkSolved(id string) error
+	// RecordScenario records one answer on a lab scenario; correct is
+	// whether it was right (best or acceptable). The store decides the
+	// mark: ✓ only when the very first answer ever was right.
+	RecordScenario(id, action, grade string, correct bool) error
+	RecordItem(id, topic string, correct bool, at time.Time) error
+	RecordExam(e quiz.ExamRecord) error
+	Load() (*quiz.Progress, error)
+	// ScenarioMark is ✓ (right first time), ◑ (right after a miss) or
+	// nothing, without disk I/O.
+	ScenarioMark(id string) quiz.Mark
+	// CurrentNotice is the latest notice for the learner (e.g. the progress
+	// file was found spoiled and kept aside while running); "" for none.
+	CurrentNotice() string
+}
+
+// NewMemoryProgress returns a Progress kept in memory, safe for concurrent
+// use.
+func NewMemoryProgress() Progress { return quiz.Memory() }
+
+// New builds the Common of one session: styles from r, the default keys,
+// the catalogue and the progress store. The store's notice at this moment
+// counts as already shown (the caller reports it, or chose not to); only a
+// later one reaches the status line, through AfterWrite.
+func New(r *lipgloss.Renderer, cat *scenarios.Catalog, prog Progress) *Common {
+	c := &Common{
+		R:        r,
+		Styles:   styles.DefaultStyles(r),
+		Keys:     keymap.DefaultGlobal(),
+		Nav:      keymap.DefaultNav(),
+		Catalog:  cat,
+		Progress: prog,
+	}
+	if prog != nil {
+		c.lastNotice = strings.TrimSpace(strings.TrimPrefix(prog.CurrentNotice(), "⚠"))
+	}
+	return c
+}
+
+// Status is the status line's current message (Text "" when empty).
+func (c *Common) Status() Status { return c.status }
+
+// PutStatus replaces the status line with s.
+func (c *Common) PutStatus(s Status) { c.status = s }

@@ -1,0 +1,83 @@
+package common
+
+import (
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/errorlab/errorlab/scenarios"
+)
+
+// Screen is one page of the app: a tea.Model with its own help and a size.
+// Update must return the same screen (a pointer), so the root keeps it.
+type Screen interface {
+	tea.Model
+	help.KeyMap
+	// SetSize gives the screen its area in cells (may be any size >= 0).
+	SetSize(width, height int)
+	// Crumb names the screen in the header's breadcrumb.
+	Crumb() string
+}
+
+// InputCapturer is a screen that is, right now, typing text: the root
+// then passes every key but ctrl+c to it (q types a q).
+type InputCapturer interface {
+	Capturing() bool
+}
+
+// BackHandler is a screen that uses esc itself before the root goes back
+// (clearing a filter, leaving the diff view). It returns true when it did.
+type BackHandler interface {
+	Back() bool
+}
+
+// QuitGuard is a screen that asks before q quits (a running exam would
+// be lost). GuardQuit returns true when it has started asking.
+type QuitGuard interface {
+	GuardQuit() bool
+}
+
+// Activator is a screen that refreshes when it comes to the top of the
+// stack (the lab list re-reads progress).
+type Activator interface {
+	Activate() tea.Cmd
+}
+
+// Closer is a screen holding resources to release when it is left.
+type Closer interface {
+	Close()
+}
+
+// ClipSource is a screen with an envelope to copy (y).
+type ClipSource interface {
+	// ClipText returns what to copy and a label for the status line; ok is
+	// false with a reason when there is nothing to copy.
+	ClipText() (text, label string, ok bool, reason string)
+}
+
+// ExportSource is a screen with an exchange to write (w).
+type ExportSource interface {
+	// ExportRecord returns the record and the file's base name; ok is false
+	// with a reason when there is nothing to write.
+	ExportRecord() (rec ExportRecord, name string, ok bool, reason string)
+}
+
+// ExportRecord is the file `w` writes: one exchange with its context
+// (scenarios.ExchangeRecord, the shape `scenarios show --json` prints).
+type ExportRecord = scenarios.ExchangeRecord
+
+// SideNote says which of two responses on screen y or w took, and how to
+// take the other: "good response", "compare: bad left, good right; tab
+// to choose".
+type SideNote struct{ What, Note string }
+
+// SideNoter is a screen whose y and w may take a side the learner is not
+// looking at (the comparison, with the verdict focused).
+type SideNoter interface {
+	SideNote() SideNote
+}
+
+func SideOf(s Screen) SideNote {
+	if n, ok := s.(SideNoter); ok {
+		return n.SideNote()
+	}
+	return SideNote{}
+}
