@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/errorlab/errorlab/ui/internal/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -17,18 +19,6 @@ import (
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/common"
 )
-
-const (
-	refundWindowID = "refund-past-return-window"
-	staffID        = "staff-record-denied"
-	storeDownID    = "subagent-order-store-down"
-)
-
-// afternoonCatalog holds the four scenarios of the afternoon series only,
-// so the goldens do not change when the catalogue grows.
-func afternoonCatalog(tb testing.TB) *scenarios.Catalog {
-	return subsetCatalog(tb, scenarios.Afternoon.IDs...)
-}
 
 // agentsKeyIndex is how many times to press down on Home to reach Agents.
 func agentsKeyIndex(t testing.TB) int {
@@ -50,17 +40,17 @@ func openAgents(t testing.TB, cat *scenarios.Catalog, id string, size tea.Window
 		m = New(Options{Catalog: cat})
 		in := []tea.Msg{size}
 		for range agentsKeyIndex(t) {
-			in = append(in, press("down"))
+			in = append(in, uitest.Press("down"))
 		}
-		m, _ = drive(m, append(in, press("enter"), press("enter"))...)
+		m, _ = uitest.Drive(m, append(in, uitest.Press("enter"), uitest.Press("enter"))...)
 	} else {
-		m, _ = drive(New(Options{Catalog: cat, ScenarioID: id}), size, press("a"))
+		m, _ = uitest.Drive(New(Options{Catalog: cat, ScenarioID: id}), size, uitest.Press("a"))
 	}
 	s := agentsOf(t, m)
 	if !s.loaded {
 		t.Fatalf("the runs did not load: %v\n%s", s.err, m.View())
 	}
-	m, _ = drive(m, msgs...)
+	m, _ = uitest.Drive(m, msgs...)
 	return m
 }
 
@@ -80,18 +70,18 @@ func agentsOf(t testing.TB, m tea.Model) *agentsScreen {
 func TestAgentsGolden(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			tm := teatest.NewTestModel(t, New(Options{Catalog: afternoonCatalog(t)}), teatest.WithInitialTermSize(sz[0], sz[1]))
-			waitFor(t, tm, "Reference")
+			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.AfternoonCatalog(t)}), teatest.WithInitialTermSize(sz[0], sz[1]))
+			uitest.WaitFor(t, tm, "Reference")
 			for range agentsKeyIndex(t) {
-				tm.Send(press("down"))
+				tm.Send(uitest.Press("down"))
 			}
-			tm.Send(press("enter"))
-			waitFor(t, tm, "pick a run")
-			tm.Send(press("enter")) // the series is first
-			waitFor(t, tm, "0/53 steps")
-			tm.Send(press("G"))
-			waitFor(t, tm, "all shown")
-			tm.Send(press("q"))
+			tm.Send(uitest.Press("enter"))
+			uitest.WaitFor(t, tm, "pick a run")
+			tm.Send(uitest.Press("enter")) // the series is first
+			uitest.WaitFor(t, tm, "0/53 steps")
+			tm.Send(uitest.Press("G"))
+			uitest.WaitFor(t, tm, "all shown")
+			tm.Send(uitest.Press("q"))
 			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
 			for _, want := range []string{"53/53 steps", "t=98.0s", "✗ 1 resolved correctly, 3 wasted effort", "✓ 3 resolved correctly, 1 escalated properly"} {
 				if !strings.Contains(view, want) {
@@ -105,20 +95,20 @@ func TestAgentsGolden(t *testing.T) {
 
 // TestAgentsThreeSteps goldens the series after three presses of space.
 func TestAgentsThreeSteps(t *testing.T) {
-	tm := teatest.NewTestModel(t, New(Options{Catalog: afternoonCatalog(t)}), teatest.WithInitialTermSize(120, 40))
-	waitFor(t, tm, "Reference")
+	tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.AfternoonCatalog(t)}), teatest.WithInitialTermSize(120, 40))
+	uitest.WaitFor(t, tm, "Reference")
 	for range agentsKeyIndex(t) {
-		tm.Send(press("down"))
+		tm.Send(uitest.Press("down"))
 	}
-	tm.Send(press("enter"))
-	waitFor(t, tm, "pick a run")
-	tm.Send(press("enter"))
-	waitFor(t, tm, "0/53 steps")
+	tm.Send(uitest.Press("enter"))
+	uitest.WaitFor(t, tm, "pick a run")
+	tm.Send(uitest.Press("enter"))
+	uitest.WaitFor(t, tm, "0/53 steps")
 	for range 3 {
-		tm.Send(press(" "))
+		tm.Send(uitest.Press(" "))
 	}
-	waitFor(t, tm, "6/53 steps")
-	tm.Send(press("q"))
+	uitest.WaitFor(t, tm, "6/53 steps")
+	tm.Send(uitest.Press("q"))
 	view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
 	for _, want := range []string{"→ call lookup_order", "⏱ wait 1s", "✗ isError true (no category)", "✗ isError true (transient)"} {
 		if !strings.Contains(view, want) {
@@ -132,9 +122,9 @@ func TestAgentsThreeSteps(t *testing.T) {
 // reveals the earlier of the two next steps, or both when simultaneous,
 // and the clock never goes back.
 func TestAgentsStepOrder(t *testing.T) {
-	for _, id := range []string{scenarios.Afternoon.ID, refundWindowID, timeoutID} {
+	for _, id := range []string{scenarios.Afternoon.ID, uitest.RefundWindowID, uitest.TimeoutID} {
 		t.Run(id, func(t *testing.T) {
-			m := openAgents(t, catalog(t), id, size120)
+			m := openAgents(t, uitest.Catalog(t), id, uitest.Size120)
 			s := agentsOf(t, m)
 			if s.sides[0].shown+s.sides[1].shown != 0 {
 				t.Fatal("the timelines do not start empty")
@@ -147,7 +137,7 @@ func TestAgentsStepOrder(t *testing.T) {
 				tn, okN := s.sides[0].nextT()
 				ti, okI := s.sides[1].nextT()
 				before := [2]int{s.sides[0].shown, s.sides[1].shown}
-				m, _ = drive(m, press(" "))
+				m, _ = uitest.Drive(m, uitest.Press(" "))
 				grew := [2]bool{s.sides[0].shown > before[0], s.sides[1].shown > before[1]}
 				switch {
 				case okN && okI && math.Abs(tn-ti) < timeEps:
@@ -178,15 +168,15 @@ func TestAgentsStepOrder(t *testing.T) {
 // TestAgentsSummaryCalls: on the refund past its window the naive agent
 // resends a business refusal, the informed one explains it once.
 func TestAgentsSummaryCalls(t *testing.T) {
-	m := openAgents(t, catalog(t), refundWindowID, size120, press("G"))
+	m := openAgents(t, uitest.Catalog(t), uitest.RefundWindowID, uitest.Size120, uitest.Press("G"))
 	s := agentsOf(t, m)
 	n, i := s.runs[sideNaive], s.runs[sideInformed]
 	if n.Calls <= i.Calls {
 		t.Fatalf("naive %d calls, informed %d", n.Calls, i.Calls)
 	}
 	view := m.View()
-	naive := lineWith(view, "│ Naive ")
-	informed := lineWith(view, "│ Informed ")
+	naive := uitest.LineWith(view, "│ Naive ")
+	informed := uitest.LineWith(view, "│ Informed ")
 	if !strings.Contains(naive, fmt.Sprintf(" %d calls ", n.Calls)) || !strings.Contains(naive, "✗ wasted effort") {
 		t.Errorf("naive summary row: %q", naive)
 	}
@@ -198,7 +188,7 @@ func TestAgentsSummaryCalls(t *testing.T) {
 	}
 	// The final message and the why, from the runs.
 	s.setFocus(focusSummary)
-	m, _ = drive(m, tea.WindowSizeMsg{Width: 200, Height: 80})
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 200, Height: 80})
 	view = m.View()
 	for _, want := range []string{"Naive told the customer:", "Informed told the customer:", "Why:", "45 days ago"} {
 		if !strings.Contains(view, want) {
@@ -210,10 +200,10 @@ func TestAgentsSummaryCalls(t *testing.T) {
 // TestAgentsExpandShowsRequest: enter on a call shows its exact request,
 // pretty-printed, and y copies the exact bytes.
 func TestAgentsExpandShowsRequest(t *testing.T) {
-	clip := &syncBuffer{}
-	cat := catalog(t)
-	m, _ := drive(New(Options{Catalog: cat, ScenarioID: refundWindowID, Clipboard: clip}), size120, press("a"))
-	m, _ = drive(m, press("G"), press("g"), press("enter"))
+	clip := &uitest.SyncBuffer{}
+	cat := uitest.Catalog(t)
+	m, _ := uitest.Drive(New(Options{Catalog: cat, ScenarioID: uitest.RefundWindowID, Clipboard: clip}), uitest.Size120, uitest.Press("a"))
+	m, _ = uitest.Drive(m, uitest.Press("G"), uitest.Press("g"), uitest.Press("enter"))
 	s := agentsOf(t, m)
 	if s.mode != modeExpanded {
 		t.Fatalf("enter on the first step (a call) did not expand it; status %q", m.(*App).c.Status().Text)
@@ -228,17 +218,17 @@ func TestAgentsExpandShowsRequest(t *testing.T) {
 			t.Errorf("expanded view lacks %q:\n%s", want, view)
 		}
 	}
-	m, _ = drive(m, press("tab"), press("y"))
+	m, _ = uitest.Drive(m, uitest.Press("tab"), uitest.Press("y"))
 	if !strings.Contains(m.View(), "copied the naive agent's request envelope") {
 		t.Errorf("no copy status:\n%s", m.View())
 	}
 	// esc closes the exchange, not the screen.
-	m, _ = drive(m, press("esc"))
+	m, _ = uitest.Drive(m, uitest.Press("esc"))
 	if agentsOf(t, m).mode != modeTimelines {
 		t.Error("esc did not close the expanded step")
 	}
 	// A wait has no exchange: enter warns.
-	m, _ = drive(m, press("j"), press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("j"), uitest.Press("enter"))
 	if agentsOf(t, m).mode != modeTimelines || !strings.Contains(m.View(), "⚠ a wait has no exchange") {
 		t.Errorf("enter on a wait:\n%s", m.View())
 	}
@@ -247,8 +237,8 @@ func TestAgentsExpandShowsRequest(t *testing.T) {
 // TestAgentsSubagentView: c shows the subagent's report and the
 // coordinator's decision; on a scenario it cannot play, a ⚠ status.
 func TestAgentsSubagentView(t *testing.T) {
-	cat := catalog(t)
-	m := openAgents(t, cat, staffID, size120, press("c"))
+	cat := uitest.Catalog(t)
+	m := openAgents(t, cat, uitest.StaffID, uitest.Size120, uitest.Press("c"))
 	s := agentsOf(t, m)
 	if s.mode != modeSubagent {
 		t.Fatalf("c did not open the subagent view; status %q", m.(*App).c.Status().Text)
@@ -262,16 +252,16 @@ func TestAgentsSubagentView(t *testing.T) {
 	if s.coord.CoordinatorAction != rules.EscalateHuman {
 		t.Errorf("coordinator action %q", s.coord.CoordinatorAction)
 	}
-	m, _ = drive(m, press("c"))
+	m, _ = uitest.Drive(m, uitest.Press("c"))
 	if agentsOf(t, m).mode != modeTimelines {
 		t.Error("c did not close the subagent view")
 	}
 
-	m = openAgents(t, cat, refundWindowID, size120, press("c"))
+	m = openAgents(t, cat, uitest.RefundWindowID, uitest.Size120, uitest.Press("c"))
 	if agentsOf(t, m).mode != modeTimelines {
 		t.Fatal("the subagent view opened on a process_refund scenario")
 	}
-	if line := lineWith(m.View(), "no subagent view"); !strings.Contains(line, "⚠") || !strings.Contains(line, "process_refund") {
+	if line := uitest.LineWith(m.View(), "no subagent view"); !strings.Contains(line, "⚠") || !strings.Contains(line, "process_refund") {
 		t.Errorf("no ⚠ status saying why:\n%s", m.View())
 	}
 }
@@ -279,19 +269,19 @@ func TestAgentsSubagentView(t *testing.T) {
 // TestPropagationExercise scores the report (structured ✓, empty ✗ with
 // the no-suppression rule) and the coordinator's move.
 func TestPropagationExercise(t *testing.T) {
-	cat := catalog(t)
-	m, _ := drive(New(Options{Catalog: cat, ScenarioID: storeDownID}), size120, press("e"))
+	cat := uitest.Catalog(t)
+	m, _ := uitest.Drive(New(Options{Catalog: cat, ScenarioID: uitest.StoreDownID}), uitest.Size120, uitest.Press("e"))
 	if _, ok := m.(*App).top().(*scenarioScreen); !ok || !strings.Contains(m.View(), "make the call first") {
 		t.Fatalf("e before the call:\n%s", m.View())
 	}
-	m, _ = drive(m, press("enter"), press("e"))
+	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press("e"))
 	ex, ok := m.(*App).top().(*propagationScreen)
 	if !ok {
 		t.Fatalf("e did not open the exercise:\n%s", m.View())
 	}
 	key := func(k rules.ReportKind) string { return fmt.Sprint(slices.Index(rules.ReportKinds, k) + 1) }
 
-	m, _ = drive(m, press(key(rules.ReportEmpty)))
+	m, _ = uitest.Drive(m, uitest.Press(key(rules.ReportEmpty)))
 	noSup := rules.Lookup(rules.RuleNoSuppression).Ref()
 	if ex.reportV == nil || ex.reportV.Grade.Correct() || ex.reportV.Rule.ID != rules.RuleNoSuppression {
 		t.Fatalf("empty success scored %+v", ex.reportV)
@@ -301,7 +291,7 @@ func TestPropagationExercise(t *testing.T) {
 		t.Errorf("empty success: no ✗ verdict naming %q:\n%s", noSup, view)
 	}
 
-	m, _ = drive(m, press(key(rules.ReportStructured)))
+	m, _ = uitest.Drive(m, uitest.Press(key(rules.ReportStructured)))
 	if ex.reportV.Grade != rules.GradeBest || ex.focus != exCoordinator {
 		t.Fatalf("structured report scored %+v, focus %d", ex.reportV, ex.focus)
 	}
@@ -309,7 +299,7 @@ func TestPropagationExercise(t *testing.T) {
 	if ex.model == nil || !strings.Contains(ex.model.Subagent.FinalMessage, `"partialResults"`) {
 		t.Fatal("no model answer from agent.Delegate")
 	}
-	m, _ = drive(m, tea.WindowSizeMsg{Width: 140, Height: 200})
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 140, Height: 200})
 	view = m.View()
 	for _, want := range []string{"✓ Correct: " + key(rules.ReportStructured), rules.Lookup(rules.RuleReportUpward).Ref(), "Model answer:", `"attempted"`, "Step 2 of 2"} {
 		if !strings.Contains(view, want) {
@@ -318,11 +308,11 @@ func TestPropagationExercise(t *testing.T) {
 	}
 
 	want := rules.Score(rules.CoordinatorSituation(rules.Transient, 0), rules.EscalateHuman)
-	m, _ = drive(m, press(retryKey()))
+	m, _ = uitest.Drive(m, uitest.Press(uitest.RetryKey()))
 	if ex.actionV == nil || ex.actionV.Grade.Correct() {
 		t.Fatalf("retry_same after the cap scored %+v", ex.actionV)
 	}
-	m, _ = drive(m, press(fmt.Sprint(slices.Index(rules.Actions, rules.EscalateHuman)+1)))
+	m, _ = uitest.Drive(m, uitest.Press(fmt.Sprint(slices.Index(rules.Actions, rules.EscalateHuman)+1)))
 	if ex.actionV.Grade != want.Grade || want.Grade != rules.GradeBest {
 		t.Fatalf("escalate_human scored %+v, want %+v", ex.actionV, want)
 	}
@@ -334,7 +324,7 @@ func TestPropagationExercise(t *testing.T) {
 // TestExerciseOnlyOnSubagentScenarios: e does nothing on other scenarios
 // and is not in their help.
 func TestExerciseOnlyOnSubagentScenarios(t *testing.T) {
-	m := openTimeout(t, Options{}, press("enter"), press("e"))
+	m := openTimeout(t, Options{}, uitest.Press("enter"), uitest.Press("e"))
 	if _, ok := m.(*App).top().(*scenarioScreen); !ok {
 		t.Fatal("e left a scenario that is not a subagent's")
 	}
@@ -354,7 +344,7 @@ func TestAgentsAutoPlay(t *testing.T) {
 	}
 	defer func() { agentsTick = orig }()
 
-	m := openAgents(t, catalog(t), refundWindowID, size120, press("+"), press("+")) // 1× → 4×
+	m := openAgents(t, uitest.Catalog(t), uitest.RefundWindowID, uitest.Size120, uitest.Press("+"), uitest.Press("+")) // 1× → 4×
 	s := agentsOf(t, m)
 	if got := agentSpeeds[s.speed]; got != 4 {
 		t.Fatalf("speed %g after two +", got)
@@ -362,7 +352,7 @@ func TestAgentsAutoPlay(t *testing.T) {
 	if !strings.Contains(m.View(), "speed 4×") {
 		t.Errorf("the speed is not shown:\n%s", m.View())
 	}
-	m, _ = drive(m, press("-"), press("-"), press("p")) // back to 1×
+	m, _ = uitest.Drive(m, uitest.Press("-"), uitest.Press("-"), uitest.Press("p")) // back to 1×
 	if !s.done() || s.playing {
 		t.Fatalf("auto-play stopped early: %d+%d shown, playing %v", s.sides[0].shown, s.sides[1].shown, s.playing)
 	}
@@ -384,16 +374,16 @@ func TestAgentsAutoPlay(t *testing.T) {
 		t.Errorf("no end status:\n%s", m.View())
 	}
 	// 0 restarts; p then p pauses (a stale tick is ignored).
-	m, _ = drive(m, press("0"))
+	m, _ = uitest.Drive(m, uitest.Press("0"))
 	if s.sides[0].shown != 0 || s.sides[1].shown != 0 {
 		t.Fatal("0 did not restart")
 	}
 	agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd { return nil }
-	m, _ = drive(m, press("p"), press("p"))
+	m, _ = uitest.Drive(m, uitest.Press("p"), uitest.Press("p"))
 	if s.playing {
 		t.Error("p did not pause")
 	}
-	m, _ = drive(m, agentsTickMsg{owner: s, gen: s.gen - 1})
+	m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: s.gen - 1})
 	if s.sides[0].shown+s.sides[1].shown != 0 {
 		t.Error("a stale tick revealed a step")
 	}
@@ -416,32 +406,32 @@ func TestSpeedChangeReschedules(t *testing.T) {
 	}
 	defer func() { agentsTick = orig }()
 
-	m := openAgents(t, catalog(t), refundWindowID, size120)
+	m := openAgents(t, uitest.Catalog(t), uitest.RefundWindowID, uitest.Size120)
 	s := agentsOf(t, m)
-	if line := lineWith(m.View(), "+/- speed"); !strings.Contains(line, "1× · waits over 6s shortened") {
+	if line := uitest.LineWith(m.View(), "+/- speed"); !strings.Contains(line, "1× · waits over 6s shortened") {
 		t.Errorf("the speed chip does not say long waits are shortened: %q", line)
 	}
 	// Play until the pending tick is the 16 s wait's (capped at 6 s).
-	m, _ = drive(m, press("p"))
+	m, _ = uitest.Drive(m, uitest.Press("p"))
 	for len(ticks) > 0 && ticks[len(ticks)-1].d != maxPause {
 		last := ticks[len(ticks)-1]
-		m, _ = drive(m, agentsTickMsg{owner: s, gen: last.gen})
+		m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: last.gen})
 		if len(ticks) > 40 {
 			t.Fatal("no capped wait")
 		}
 	}
 	pending := ticks[len(ticks)-1]
 	shown := s.sides[0].shown + s.sides[1].shown
-	m, _ = drive(m, press("+"), press("+"), press("+")) // 10×
+	m, _ = uitest.Drive(m, uitest.Press("+"), uitest.Press("+"), uitest.Press("+")) // 10×
 	got := ticks[len(ticks)-1]
 	if got.gen == pending.gen || got.d >= pending.d {
 		t.Fatalf("+ did not reschedule the pending tick: %v then %v", pending, got)
 	}
-	m, _ = drive(m, agentsTickMsg{owner: s, gen: pending.gen})
+	m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: pending.gen})
 	if s.sides[0].shown+s.sides[1].shown != shown {
 		t.Error("the stale tick revealed a step")
 	}
-	m, _ = drive(m, agentsTickMsg{owner: s, gen: s.gen})
+	m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: s.gen})
 	if s.sides[0].shown+s.sides[1].shown != shown+1 {
 		t.Error("the rescheduled tick did not reveal the next step")
 	}
@@ -449,7 +439,7 @@ func TestSpeedChangeReschedules(t *testing.T) {
 		t.Errorf("at 10× no wait here is shortened; status %q", st)
 	}
 	// Paused half-way: no "playing" anywhere in the summary.
-	m, _ = drive(m, press("p"))
+	m, _ = uitest.Drive(m, uitest.Press("p"))
 	sum := agentsOf(t, m).summaryLines(100)
 	if strings.Contains(sum, "playing") {
 		t.Errorf("the summary says playing while paused:\n%s", sum)
@@ -482,22 +472,22 @@ func TestPauseFor(t *testing.T) {
 // TestHomeOpensAgentsPicker: Agents is no longer "coming"; its picker
 // lists the series first and filters like the lab list.
 func TestHomeOpensAgentsPicker(t *testing.T) {
-	m := New(Options{Catalog: catalog(t)})
-	in := []tea.Msg{size120}
+	m := New(Options{Catalog: uitest.Catalog(t)})
+	in := []tea.Msg{uitest.Size120}
 	for range agentsKeyIndex(t) {
-		in = append(in, press("down"))
+		in = append(in, uitest.Press("down"))
 	}
-	m, _ = drive(m, append(in, press("enter"))...)
+	m, _ = uitest.Drive(m, append(in, uitest.Press("enter"))...)
 	view := m.View()
-	if !strings.Contains(view, "pick a run") || !strings.Contains(lineWith(view, "▸"), "Four failures, one afternoon") {
+	if !strings.Contains(view, "pick a run") || !strings.Contains(uitest.LineWith(view, "▸"), "Four failures, one afternoon") {
 		t.Fatalf("the picker does not start on the series:\n%s", view)
 	}
-	m, _ = drive(m, press("/"), press("s"), press("t"), press("a"), press("f"), press("f"), press("enter"), press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("/"), uitest.Press("s"), uitest.Press("t"), uitest.Press("a"), uitest.Press("f"), uitest.Press("f"), uitest.Press("enter"), uitest.Press("enter"))
 	s := agentsOf(t, m)
-	if s.id != staffID {
+	if s.id != uitest.StaffID {
 		t.Errorf("the filter opened %s", s.id)
 	}
-	if !strings.Contains(m.View(), "Agents › "+staffID) {
+	if !strings.Contains(m.View(), "Agents › "+uitest.StaffID) {
 		t.Errorf("crumb:\n%s", m.View())
 	}
 }
@@ -505,14 +495,14 @@ func TestHomeOpensAgentsPicker(t *testing.T) {
 // TestAgentsFromScenario: a on a scenario plays that scenario; esc goes
 // back to it.
 func TestAgentsFromScenario(t *testing.T) {
-	m := openAgents(t, catalog(t), timeoutID, size120)
-	if s := agentsOf(t, m); s.id != timeoutID || !s.fromScenario {
+	m := openAgents(t, uitest.Catalog(t), uitest.TimeoutID, uitest.Size120)
+	if s := agentsOf(t, m); s.id != uitest.TimeoutID || !s.fromScenario {
 		t.Fatalf("opened %s", s.id)
 	}
-	if !strings.Contains(m.View(), timeoutID+" › Agents") {
+	if !strings.Contains(m.View(), uitest.TimeoutID+" › Agents") {
 		t.Errorf("crumb:\n%s", m.View())
 	}
-	m, _ = drive(m, press("esc"))
+	m, _ = uitest.Drive(m, uitest.Press("esc"))
 	if _, ok := m.(*App).top().(*scenarioScreen); !ok {
 		t.Error("esc did not go back to the scenario")
 	}
@@ -520,13 +510,13 @@ func TestAgentsFromScenario(t *testing.T) {
 
 // TestAgentsRunsMatchEngine: the screen shows the runs agent.Play makes.
 func TestAgentsRunsMatchEngine(t *testing.T) {
-	cat := catalog(t)
-	sc, _ := cat.Get(refundWindowID)
+	cat := uitest.Catalog(t)
+	sc, _ := cat.Get(uitest.RefundWindowID)
 	want, err := agent.Play(t.Context(), sc.Task(), agent.Naive)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := agentsOf(t, openAgents(t, cat, refundWindowID, size120))
+	s := agentsOf(t, openAgents(t, cat, uitest.RefundWindowID, uitest.Size120))
 	got := s.runs[sideNaive]
 	if got.Calls != want.Calls || got.Verdict != want.Verdict || len(got.Steps) != len(want.Steps) {
 		t.Errorf("screen run %d calls %q, engine %d calls %q", got.Calls, got.Verdict, want.Calls, want.Verdict)
@@ -541,14 +531,14 @@ func TestEveryScenarioAgents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
 	}
-	cat := catalog(t)
+	cat := uitest.Catalog(t)
 	for _, sc := range cat.Scenarios {
 		t.Run(sc.ID, func(t *testing.T) {
-			m := openAgents(t, cat, sc.ID, size120)
+			m := openAgents(t, cat, sc.ID, uitest.Size120)
 			check := func(what string) {
 				t.Helper()
 				for _, sz := range [][2]int{{60, 20}, {80, 24}, {120, 40}} {
-					m, _ = drive(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+					m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 					for i, l := range strings.Split(m.View(), "\n") {
 						if w := ansi.StringWidth(l); w > sz[0] {
 							t.Fatalf("%s at %dx%d: line %d is %d wide: %q", what, sz[0], sz[1], i, w, l)
@@ -559,14 +549,14 @@ func TestEveryScenarioAgents(t *testing.T) {
 					t.Fatalf("%s: error status: %s", what, st.Text)
 				}
 			}
-			m, _ = drive(m, press(" "), press(" "))
+			m, _ = uitest.Drive(m, uitest.Press(" "), uitest.Press(" "))
 			check("steps")
-			m, _ = drive(m, press("G"), press("g"), press("enter"))
+			m, _ = uitest.Drive(m, uitest.Press("G"), uitest.Press("g"), uitest.Press("enter"))
 			check("expanded")
 			if agentsOf(t, m).mode != modeExpanded {
 				t.Fatalf("the first step is not an expandable call: %s", m.(*App).c.Status().Text)
 			}
-			m, _ = drive(m, press("esc"), press("tab"), press("tab"), press("pgdown"))
+			m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("tab"), uitest.Press("tab"), uitest.Press("pgdown"))
 			check("summary")
 			s := agentsOf(t, m)
 			for i, r := range s.runs {
@@ -574,7 +564,7 @@ func TestEveryScenarioAgents(t *testing.T) {
 					t.Errorf("side %d: no verdict or final message", i)
 				}
 			}
-			m, _ = drive(m, press("c"))
+			m, _ = uitest.Drive(m, uitest.Press("c"))
 			_, derr := sc.Delegation()
 			if got := agentsOf(t, m).mode == modeSubagent; got != (derr == nil) {
 				t.Fatalf("subagent view open %v, delegation error %v", got, derr)
@@ -586,7 +576,7 @@ func TestEveryScenarioAgents(t *testing.T) {
 
 // TestAgentsPickerEmptyCatalog: the picker of an empty lab warns.
 func TestAgentsPickerEmptyCatalog(t *testing.T) {
-	m, _ := drive(New(Options{}), append(append([]tea.Msg{size120}, toAgents(t)...), press("enter"))...)
+	m, _ := uitest.Drive(New(Options{}), append(append([]tea.Msg{uitest.Size120}, toAgents(t)...), uitest.Press("enter"))...)
 	if v := m.View(); !strings.Contains(v, "no scenarios are loaded") {
 		t.Errorf("no warning in an empty picker:\n%s", v)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/errorlab/errorlab/ui/internal/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -34,21 +36,21 @@ func TestNoticeAfterLabAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := openTimeout(t, Options{Progress: store}, press("enter"), press("2"))
-	if line := lineWith(m.View(), "progress file"); line != "" {
+	m := openTimeout(t, Options{Progress: store}, uitest.Press("enter"), uitest.Press("2"))
+	if line := uitest.LineWith(m.View(), "progress file"); line != "" {
 		t.Fatalf("a notice before anything was spoiled: %q", line)
 	}
 	spoil(t, dir)
-	m, _ = drive(m, press(retryKey()))
+	m, _ = uitest.Drive(m, uitest.Press(uitest.RetryKey()))
 	if st := m.(*App).c.Status().Text; !strings.Contains(st, filepath.Join(dir, quiz.FileName)+".corrupt-") {
 		t.Errorf("the notice does not say where the old file is: %q", st)
 	}
-	line := lineWith(m.View(), "progress file ")
+	line := uitest.LineWith(m.View(), "progress file ")
 	if !strings.HasPrefix(line, "⚠ ") {
 		t.Fatalf("no ⚠ notice after the spoiled write:\n%s", m.View())
 	}
-	m, _ = drive(m, press("2"))
-	if line := lineWith(m.View(), "progress file "); line != "" {
+	m, _ = uitest.Drive(m, uitest.Press("2"))
+	if line := uitest.LineWith(m.View(), "progress file "); line != "" {
 		t.Errorf("the same notice shows again: %q", line)
 	}
 	// The file kept aside is there.
@@ -69,14 +71,14 @@ func TestNoticeAfterQuizAnswer(t *testing.T) {
 	o := quiz.Options{Mode: quiz.Practice, Count: 2, Seed: 7}
 	s := sameSession(t, pool, nil, o)
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Practice, Count: 2, Seed: 7})
-	m, _ = drive(m, append(answerKeys(s.Items[0], true), press("enter"))...)
-	if line := lineWith(m.View(), "progress file"); line != "" {
+	m, _ = uitest.Drive(m, append(answerKeys(s.Items[0], true), uitest.Press("enter"))...)
+	if line := uitest.LineWith(m.View(), "progress file"); line != "" {
 		t.Fatalf("a notice before anything was spoiled: %q", line)
 	}
 	spoil(t, dir)
-	m, _ = drive(m, press("n"))
-	m, _ = drive(m, append(answerKeys(s.Items[1], true), press("enter"))...)
-	if line := lineWith(m.View(), "progress file "); !strings.HasPrefix(line, "⚠ ") {
+	m, _ = uitest.Drive(m, uitest.Press("n"))
+	m, _ = uitest.Drive(m, append(answerKeys(s.Items[1], true), uitest.Press("enter"))...)
+	if line := uitest.LineWith(m.View(), "progress file "); !strings.HasPrefix(line, "⚠ ") {
 		t.Fatalf("no ⚠ notice after the spoiled write:\n%s", m.View())
 	}
 }
@@ -90,11 +92,11 @@ func TestNoticeAfterExam(t *testing.T) {
 	}
 	pool := testPool(t)
 	spoil(t, dir)
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 2, Seed: 7}, press("s"), press("y"))
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 2, Seed: 7}, uitest.Press("s"), uitest.Press("y"))
 	if _, ok := m.(*App).top().(*examResults); !ok {
 		t.Fatalf("not on the results: %T", m.(*App).top())
 	}
-	if line := lineWith(m.View(), "progress file "); !strings.HasPrefix(line, "⚠ ") {
+	if line := uitest.LineWith(m.View(), "progress file "); !strings.HasPrefix(line, "⚠ ") {
 		t.Fatalf("no ⚠ notice after the exam:\n%s", m.View())
 	}
 }
@@ -105,29 +107,29 @@ func TestNoticeAfterExam(t *testing.T) {
 // the picker the scenario's own revision plays; r on the agents common.Screen
 // plays again under the next revision.
 func TestAgentsFollowTheScenarioRevision(t *testing.T) {
-	cat := catalog(t)
+	cat := uitest.Catalog(t)
 	dir := t.TempDir()
-	keys := append(revKeys(t, argsSchemaID, rules.Rev20250618), press("a"))
-	m, _ := drive(New(Options{Catalog: cat, ScenarioID: argsSchemaID, ExportDir: dir}), append([]tea.Msg{size120}, keys...)...)
+	keys := append(revKeys(t, uitest.ArgsSchemaID, rules.Rev20250618), uitest.Press("a"))
+	m, _ := uitest.Drive(New(Options{Catalog: cat, ScenarioID: uitest.ArgsSchemaID, ExportDir: dir}), append([]tea.Msg{uitest.Size120}, keys...)...)
 	s := agentsOf(t, m)
 	if s.rev != rules.Rev20250618 || !s.loaded {
 		t.Fatalf("agents rev %q loaded %v", s.rev, s.loaded)
 	}
-	if line := lineWith(m.View(), "r spec"); !strings.Contains(line, "r spec 2025-06-18") {
+	if line := uitest.LineWith(m.View(), "r spec"); !strings.Contains(line, "r spec 2025-06-18") {
 		t.Errorf("the header does not say spec 2025-06-18: %q", line)
 	}
 	first := s.runs[sideInformed].Steps[0]
 	if first.Exchange == nil || first.Exchange.Revision != rules.Rev20250618 || first.Protocol != -32602 {
 		t.Fatalf("the informed agent's call was not made under 2025-06-18: %+v", first)
 	}
-	m, _ = drive(m, press("G"), press("tab"), press("g"), press("enter"), press("w"))
+	m, _ = uitest.Drive(m, uitest.Press("G"), uitest.Press("tab"), uitest.Press("g"), uitest.Press("enter"), uitest.Press("w"))
 	files, _ := filepath.Glob(filepath.Join(dir, "*-2025-06-18.json"))
 	if len(files) != 1 {
 		t.Errorf("export not named with the revision: %v; status %q", files, m.(*App).c.Status().Text)
 	}
 
 	// r plays again under the next revision, from t=0.
-	m, _ = drive(m, press("esc"), press("r"))
+	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("r"))
 	s = agentsOf(t, m)
 	if s.rev != rules.Rev20251125 || !s.loaded || s.sides[0].shown != 0 {
 		t.Fatalf("r: rev %q loaded %v shown %d", s.rev, s.loaded, s.sides[0].shown)
@@ -135,19 +137,19 @@ func TestAgentsFollowTheScenarioRevision(t *testing.T) {
 	if ex := s.runs[sideInformed].Steps[0]; ex.Exchange.Revision != rules.Rev20251125 || ex.Protocol != 0 {
 		t.Errorf("after r the call is not under 2025-11-25: protocol %d", ex.Protocol)
 	}
-	if line := lineWith(m.View(), "r spec"); !strings.Contains(line, "r spec 2025-11-25") {
+	if line := uitest.LineWith(m.View(), "r spec"); !strings.Contains(line, "r spec 2025-11-25") {
 		t.Errorf("header after r: %q", line)
 	}
 
 	// From the picker: the scenario's own revision.
-	sc, _ := cat.Get(argsSchemaID)
-	p := openAgents(t, cat, scenarios.Afternoon.ID, size120)
+	sc, _ := cat.Get(uitest.ArgsSchemaID)
+	p := openAgents(t, cat, scenarios.Afternoon.ID, uitest.Size120)
 	if got := agentsOf(t, p).rev; got != sc.Revision() {
 		t.Errorf("the series plays under %q", got)
 	}
-	m2, _ := drive(New(Options{Catalog: cat}), append(append([]tea.Msg{size120}, toAgents(t)...), press("/"), press("s"), press("c"), press("h"), press("e"), press("m"), press("a"), press("enter"), press("enter"))...)
-	if s := agentsOf(t, m2); s.id != argsSchemaID || s.rev != sc.Revision() {
-		t.Errorf("from the picker: %s under %q, want %s under %s", s.id, s.rev, argsSchemaID, sc.Revision())
+	m2, _ := uitest.Drive(New(Options{Catalog: cat}), append(append([]tea.Msg{uitest.Size120}, toAgents(t)...), uitest.Press("/"), uitest.Press("s"), uitest.Press("c"), uitest.Press("h"), uitest.Press("e"), uitest.Press("m"), uitest.Press("a"), uitest.Press("enter"), uitest.Press("enter"))...)
+	if s := agentsOf(t, m2); s.id != uitest.ArgsSchemaID || s.rev != sc.Revision() {
+		t.Errorf("from the picker: %s under %q, want %s under %s", s.id, s.rev, uitest.ArgsSchemaID, sc.Revision())
 	}
 }
 
@@ -155,9 +157,9 @@ func TestAgentsFollowTheScenarioRevision(t *testing.T) {
 // is cut to one line while the other shows blank rows, and the summary
 // keeps its two verdict rows, at every step of a run.
 func TestAgentsRowsAreShared(t *testing.T) {
-	for _, id := range []string{refundWindowID, timeoutID, staffID} {
+	for _, id := range []string{uitest.RefundWindowID, uitest.TimeoutID, uitest.StaffID} {
 		for _, sz := range []tea.WindowSizeMsg{{Width: 80, Height: 24}, {Width: 60, Height: 20}} {
-			m := openAgents(t, catalog(t), id, sz)
+			m := openAgents(t, uitest.Catalog(t), id, sz)
 			s := agentsOf(t, m)
 			for step := 0; ; step++ {
 				var inner, content [2]int
@@ -182,7 +184,7 @@ func TestAgentsRowsAreShared(t *testing.T) {
 				if s.done() {
 					break
 				}
-				m, _ = drive(m, press(" "))
+				m, _ = uitest.Drive(m, uitest.Press(" "))
 			}
 			if n := len(strings.Split(m.View(), "\n")); n > sz.Height {
 				t.Errorf("%dx%d: %d lines", sz.Width, sz.Height, n)
@@ -197,7 +199,7 @@ func TestStyleIDsReadAsLabels(t *testing.T) {
 	if got := common.StyleWords("In the error_as_success style the flag is missing; raw_exception too. empty_successes stay."); got != "In the error as success style the flag is missing; raw exception too. empty_successes stay." {
 		t.Errorf("styleWords: %q", got)
 	}
-	m := openAt(t, permAsSuccessID, size120, press("enter"), press(keyOf(rules.RetrySame)))
+	m := openAt(t, uitest.PermAsSuccessID, uitest.Size120, uitest.Press("enter"), uitest.Press(uitest.KeyOf(rules.RetrySame)))
 	v := lowerView(t, m)
 	if !strings.Contains(strings.Join(strings.Fields(v), " "), "In the error as success style") {
 		t.Errorf("the feedback does not use the label:\n%s", v)
@@ -207,7 +209,7 @@ func TestStyleIDsReadAsLabels(t *testing.T) {
 			t.Errorf("the verdict shows the raw id %s:\n%s", id, v)
 		}
 	}
-	m = openAgents(t, catalog(t), permAsSuccessID, size120, press("G"))
+	m = openAgents(t, uitest.Catalog(t), uitest.PermAsSuccessID, uitest.Size120, uitest.Press("G"))
 	view := m.View()
 	if strings.Contains(view, "error_as_success") || !strings.Contains(view, "meets error as success") {
 		t.Errorf("the agents screen shows a raw style id:\n%s", view)
@@ -219,8 +221,8 @@ func TestStyleIDsReadAsLabels(t *testing.T) {
 func TestExamQAsks(t *testing.T) {
 	pool := testPool(t)
 	store := quiz.Memory()
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, press("a"))
-	m, quit := drive(m, press("q"))
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, uitest.Press("a"))
+	m, quit := uitest.Drive(m, uitest.Press("q"))
 	if quit {
 		t.Fatal("q quit a running exam at once")
 	}
@@ -230,23 +232,23 @@ func TestExamQAsks(t *testing.T) {
 			t.Errorf("the question lacks %q:\n%s", want, v)
 		}
 	}
-	if line := lineWith(v, "y/enter"); !strings.Contains(line, "n/esc stay") {
+	if line := uitest.LineWith(v, "y/enter"); !strings.Contains(line, "n/esc stay") {
 		t.Errorf("help bar: %q", line)
 	}
-	m, quit = drive(m, press("n"))
+	m, quit = uitest.Drive(m, uitest.Press("n"))
 	if quit || sessionOf(t, m).confirm != confirmNone {
 		t.Fatal("n did not stay in the exam")
 	}
-	m, _ = drive(m, press("q"))
-	_, quit = drive(m, press("y"))
+	m, _ = uitest.Drive(m, uitest.Press("q"))
+	_, quit = uitest.Drive(m, uitest.Press("y"))
 	if !quit {
 		t.Error("y after q did not quit")
 	}
 	if p := mustLoad(t, store); len(p.Exams) != 0 || len(p.Items) != 0 {
 		t.Errorf("an abandoned exam was recorded: %+v", p)
 	}
-	m = openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, press("s"), press("y"))
-	if _, quit := drive(m, press("q")); !quit {
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, uitest.Press("s"), uitest.Press("y"))
+	if _, quit := uitest.Drive(m, uitest.Press("q")); !quit {
 		t.Error("q on the exam's results did not quit")
 	}
 }
@@ -255,7 +257,7 @@ func TestExamQAsks(t *testing.T) {
 // advertised as choice keys.
 func TestExamHelpDoesNotOfferReservedLetters(t *testing.T) {
 	pool := testPool(t)
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, press("?"))
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, uitest.Press("?"))
 	v := m.View()
 	if strings.Contains(v, "a-i") {
 		t.Errorf("the exam's full help offers a-i:\n%s", v)
@@ -292,9 +294,9 @@ func twentyQuestions(t *testing.T) *quiz.Pool {
 // unanswered show ○, the wrong ✗.
 func TestExamResultsRowAt80(t *testing.T) {
 	pool := twentyQuestions(t)
-	in := []tea.Msg{press("2"), press("right"), press("1")} // 1 right, 2 wrong, the rest unanswered
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 20, Seed: 4}, append(in, press("s"), press("y"))...)
-	m, _ = drive(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	in := []tea.Msg{uitest.Press("2"), uitest.Press("right"), uitest.Press("1")} // 1 right, 2 wrong, the rest unanswered
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 20, Seed: 4}, append(in, uitest.Press("s"), uitest.Press("y"))...)
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	r, ok := m.(*App).top().(*examResults)
 	if !ok {
 		t.Fatalf("not on the results: %T", m.(*App).top())
@@ -330,9 +332,9 @@ func TestPartlyAnsweredDrill(t *testing.T) {
 	}
 	var in []tea.Msg
 	for range idx {
-		in = append(in, press("right"))
+		in = append(in, uitest.Press("right"))
 	}
-	in = append(in, press("1"), press("s"))
+	in = append(in, uitest.Press("1"), uitest.Press("s"))
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 8, Seed: 4}, in...)
 	v := strings.Join(strings.Fields(m.View()), " ")
 	if !strings.Contains(v, fmt.Sprintf("1 partly answered: %d.", idx+1)) {
@@ -341,14 +343,14 @@ func TestPartlyAnsweredDrill(t *testing.T) {
 	if strings.Contains(v, fmt.Sprintf(": %d,", idx+1)) || strings.Contains(v, fmt.Sprintf(", %d,", idx+1)) {
 		t.Errorf("question %d is also listed as unanswered:\n%s", idx+1, m.View())
 	}
-	if nav := lineWith(m.View(), "submit"); !strings.Contains(nav, fmt.Sprintf("%d◐", idx+1)) || !strings.Contains(nav, "◐ partly") {
+	if nav := uitest.LineWith(m.View(), "submit"); !strings.Contains(nav, fmt.Sprintf("%d◐", idx+1)) || !strings.Contains(nav, "◐ partly") {
 		t.Errorf("the navigator does not mark question %d ◐: %q", idx+1, nav)
 	}
-	m, _ = drive(m, press("y"))
+	m, _ = uitest.Drive(m, uitest.Press("y"))
 	for range idx + 1 {
-		m, _ = drive(m, press("right"))
+		m, _ = uitest.Drive(m, uitest.Press("right"))
 	}
-	if line := lineWith(m.View(), fmt.Sprintf("Answer %d of", idx+1)); !strings.Contains(line, "✗ partly answered") {
+	if line := uitest.LineWith(m.View(), fmt.Sprintf("Answer %d of", idx+1)); !strings.Contains(line, "✗ partly answered") {
 		t.Errorf("the review says %q", line)
 	}
 }

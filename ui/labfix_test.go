@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errorlab/errorlab/ui/internal/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -20,65 +22,44 @@ import (
 	"github.com/errorlab/errorlab/ui/styles"
 )
 
-const (
-	permAsSuccessID = "permission-denied-as-success"
-	argsSchemaID    = "refund-args-break-schema"
-	aboveLimitID    = "refund-above-auto-limit"
-)
-
 // openAt opens the app at a scenario of the full catalogue at a size and
 // feeds it msgs.
 func openAt(t *testing.T, id string, size tea.WindowSizeMsg, msgs ...tea.Msg) tea.Model {
 	t.Helper()
-	m, _ := drive(New(Options{Catalog: catalog(t), ScenarioID: id, ExportDir: t.TempDir()}), append([]tea.Msg{size}, msgs...)...)
+	m, _ := uitest.Drive(New(Options{Catalog: uitest.Catalog(t), ScenarioID: id, ExportDir: t.TempDir()}), append([]tea.Msg{size}, msgs...)...)
 	return m
 }
 
-// keyOf is the number key of an action.
-func keyOf(a rules.Action) string { return fmt.Sprint(slices.Index(rules.Actions, a) + 1) }
-
 // revKeys is the r presses that move a scenario from its own revision to rev.
 func revKeys(t *testing.T, id string, rev rules.Revision) []tea.Msg {
-	sc, ok := catalog(t).Get(id)
+	sc, ok := uitest.Catalog(t).Get(id)
 	if !ok {
 		t.Fatalf("no scenario %s", id)
 	}
 	i, j := slices.Index(rules.Revisions, sc.Revision()), slices.Index(rules.Revisions, rev)
 	var out []tea.Msg
 	for range (j - i + len(rules.Revisions)) % len(rules.Revisions) {
-		out = append(out, press("r"))
+		out = append(out, uitest.Press("r"))
 	}
 	return out
-}
-
-// flat is the view with every space, newline and pane border removed, so
-// text wrapped inside a pane can be searched for.
-func flat(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\n', '│', '┃':
-			return -1
-		}
-		return r
-	}, s)
 }
 
 // lowerView shows the whole lower panel: focus it and give it room.
 func lowerView(t *testing.T, m tea.Model) string {
 	t.Helper()
 	scenarioOf(t, m).setFocus(focusLower)
-	m, _ = drive(m, tea.WindowSizeMsg{Width: 200, Height: 90})
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 200, Height: 90})
 	return m.View()
 }
 
 // Item 1: s clears the verdict and the response, as r does.
 func TestStyleKeyClearsVerdictAndResponse(t *testing.T) {
 	for _, k := range []string{"s", "r"} {
-		m := openTimeout(t, Options{}, press("enter"), press(retryKey()))
+		m := openTimeout(t, Options{}, uitest.Press("enter"), uitest.Press(uitest.RetryKey()))
 		if !strings.Contains(m.View(), "✓ Correct") {
 			t.Fatalf("no verdict before %s:\n%s", k, m.View())
 		}
-		m, _ = drive(m, press(k))
+		m, _ = uitest.Drive(m, uitest.Press(k))
 		view := m.View()
 		if strings.Contains(view, "✓ Correct") || strings.Contains(view, "Verdict") {
 			t.Errorf("%s left the verdict on screen:\n%s", k, view)
@@ -91,8 +72,8 @@ func TestStyleKeyClearsVerdictAndResponse(t *testing.T) {
 		}
 	}
 	// Back on the first style, the call starts over at attempt 1.
-	m := openTimeout(t, Options{}, press("enter"), press("s"), press("s"), press("s"), press("enter"))
-	if line := lineWith(m.View(), "Response (server → client)"); !strings.Contains(line, "attempt 1") {
+	m := openTimeout(t, Options{}, uitest.Press("enter"), uitest.Press("s"), uitest.Press("s"), uitest.Press("s"), uitest.Press("enter"))
+	if line := uitest.LineWith(m.View(), "Response (server → client)"); !strings.Contains(line, "attempt 1") {
 		t.Errorf("the style's run did not start over: %q", line)
 	}
 }
@@ -100,12 +81,12 @@ func TestStyleKeyClearsVerdictAndResponse(t *testing.T) {
 // Item 3: under a bad style the screen says the verdict is graded on what
 // really happened and what the response on screen fails to tell.
 func TestBadStyleVerdictSaysWhatTheResponseHides(t *testing.T) {
-	m := openAt(t, permAsSuccessID, size120, press("enter"))
-	if line := lineWith(m.View(), "What should the agent do?"); !strings.Contains(line, "(graded on what really happened)") {
+	m := openAt(t, uitest.PermAsSuccessID, uitest.Size120, uitest.Press("enter"))
+	if line := uitest.LineWith(m.View(), "What should the agent do?"); !strings.Contains(line, "(graded on what really happened)") {
 		t.Errorf("actions title lacks the caveat: %q", line)
 	}
-	m, _ = drive(m, press(keyOf(rules.EscalateHuman)))
-	if line := lineWith(m.View(), "Verdict"); !strings.Contains(line, "(graded on what really happened)") {
+	m, _ = uitest.Drive(m, uitest.Press(uitest.KeyOf(rules.EscalateHuman)))
+	if line := uitest.LineWith(m.View(), "Verdict"); !strings.Contains(line, "(graded on what really happened)") {
 		t.Errorf("verdict title lacks the caveat: %q", line)
 	}
 	view := strings.Join(strings.Fields(lowerView(t, m)), " ")
@@ -121,11 +102,11 @@ func TestBadStyleVerdictSaysWhatTheResponseHides(t *testing.T) {
 	}
 
 	// The good style: no caveat anywhere.
-	m = openAt(t, permAsSuccessID, size120, press("s"), press("enter"))
-	if line := lineWith(m.View(), "What should the agent do?"); strings.Contains(line, "graded on") {
+	m = openAt(t, uitest.PermAsSuccessID, uitest.Size120, uitest.Press("s"), uitest.Press("enter"))
+	if line := uitest.LineWith(m.View(), "What should the agent do?"); strings.Contains(line, "graded on") {
 		t.Errorf("good style has the caveat: %q", line)
 	}
-	m, _ = drive(m, press(keyOf(rules.EscalateHuman)))
+	m, _ = uitest.Drive(m, uitest.Press(uitest.KeyOf(rules.EscalateHuman)))
 	if v := lowerView(t, m); strings.Contains(v, "Graded on what really happened") {
 		t.Errorf("good style verdict has the caveat:\n%s", v)
 	}
@@ -134,7 +115,7 @@ func TestBadStyleVerdictSaysWhatTheResponseHides(t *testing.T) {
 // Item 3: a structured_only response does carry the category, in
 // structuredContent: the caveat must not say it does not.
 func TestStructuredOnlyCaveatDoesNotContradictTheResponse(t *testing.T) {
-	m := openAt(t, aboveLimitID, size120, press("s"), press("enter"), press(keyOf(rules.ExplainAlternative)))
+	m := openAt(t, uitest.AboveLimitID, uitest.Size120, uitest.Press("s"), uitest.Press("enter"), uitest.Press(uitest.KeyOf(rules.ExplainAlternative)))
 	if got := scenarioOf(t, m).style; got != mockserver.StyleStructuredOnly {
 		t.Fatalf("style is %s", got)
 	}
@@ -152,7 +133,7 @@ func TestStructuredOnlyCaveatDoesNotContradictTheResponse(t *testing.T) {
 // Item 3: after the resend works, the success on screen is real: no
 // caveat may call it the style's defect.
 func TestNoCaveatOnARealSuccess(t *testing.T) {
-	m := openTimeout(t, Options{}, press("s"), press("enter"), press("enter"), press(retryKey()))
+	m := openTimeout(t, Options{}, uitest.Press("s"), uitest.Press("enter"), uitest.Press("enter"), uitest.Press(uitest.RetryKey()))
 	sc := scenarioOf(t, m)
 	if sc.style.Good() || sc.cur().attempts != 2 {
 		t.Fatalf("style %s, attempts %d", sc.style, sc.cur().attempts)
@@ -168,7 +149,7 @@ func TestCaveatForEveryBadStyle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
 	}
-	cat := catalog(t)
+	cat := uitest.Catalog(t)
 	for _, s := range cat.Scenarios {
 		for _, rev := range rules.Revisions {
 			good, err := s.Exchange(context.Background(), mockserver.StyleGood, rev)
@@ -207,7 +188,7 @@ func TestCaveatForEveryBadStyle(t *testing.T) {
 // Item 4: identical responses are said to be identical, not ✗ and ✓, and
 // the style line says the style has no effect.
 func TestCompareIdenticalResponses(t *testing.T) {
-	m := openAt(t, argsSchemaID, size120, append(revKeys(t, argsSchemaID, rules.Rev20250618), press("d"))...)
+	m := openAt(t, uitest.ArgsSchemaID, uitest.Size120, append(revKeys(t, uitest.ArgsSchemaID, rules.Rev20250618), uitest.Press("d"))...)
 	view := m.View()
 	if !strings.Contains(strings.Join(strings.Fields(view), " "), "Under 2025-06-18 this request never reaches a tool, so the response style makes no difference") {
 		t.Errorf("the comparison does not say the styles make no difference:\n%s", view)
@@ -216,12 +197,12 @@ func TestCompareIdenticalResponses(t *testing.T) {
 		t.Errorf("identical responses labelled bad and good:\n%s", view)
 	}
 	// Outside the comparison, under the same revision, s says so too.
-	m = openAt(t, argsSchemaID, size120, append(revKeys(t, argsSchemaID, rules.Rev20250618), press("s"))...)
-	if line := lineWith(m.View(), "s style"); !strings.Contains(line, "no effect under 2025-06-18") {
+	m = openAt(t, uitest.ArgsSchemaID, uitest.Size120, append(revKeys(t, uitest.ArgsSchemaID, rules.Rev20250618), uitest.Press("s"))...)
+	if line := uitest.LineWith(m.View(), "s style"); !strings.Contains(line, "no effect under 2025-06-18") {
 		t.Errorf("style line does not say the style has no effect: %q", line)
 	}
 	// Under 2025-11-25 the comparison is a real one.
-	m = openAt(t, argsSchemaID, size120, press("d"))
+	m = openAt(t, uitest.ArgsSchemaID, uitest.Size120, uitest.Press("d"))
 	if view := m.View(); !strings.Contains(view, "✗ structured only (bad)") || strings.Contains(view, "no effect") {
 		t.Errorf("the 2025-11-25 comparison is not bad vs good:\n%s", view)
 	}
@@ -230,27 +211,27 @@ func TestCompareIdenticalResponses(t *testing.T) {
 // Item 5: a scenario opens in its first style; the style line lists the
 // others and marks bad ones.
 func TestOpensInFirstStyle(t *testing.T) {
-	m := openAt(t, permAsSuccessID, size120)
+	m := openAt(t, uitest.PermAsSuccessID, uitest.Size120)
 	if got := scenarioOf(t, m).style; got != mockserver.StyleErrorAsSuccess {
 		t.Errorf("opened in %s", got)
 	}
-	if line := lineWith(m.View(), "s style"); !strings.Contains(line, "s style error as success (bad) · also: good") {
+	if line := uitest.LineWith(m.View(), "s style"); !strings.Contains(line, "s style error as success (bad) · also: good") {
 		t.Errorf("style line: %q", line)
 	}
-	m = openTimeout(t, Options{Catalog: catalog(t)})
-	if line := lineWith(m.View(), "s style"); !strings.Contains(line, "s style good · also: generic (bad), raw exception (bad)") {
+	m = openTimeout(t, Options{Catalog: uitest.Catalog(t)})
+	if line := uitest.LineWith(m.View(), "s style"); !strings.Contains(line, "s style good · also: generic (bad), raw exception (bad)") {
 		t.Errorf("style line: %q", line)
 	}
 }
 
 // Item 6: the customer message follows the best answer only.
 func TestCustomerMessageOnlyOnTheBestAnswer(t *testing.T) {
-	sc, _ := catalog(t).Get(refundWindowID)
+	sc, _ := uitest.Catalog(t).Get(uitest.RefundWindowID)
 	if sc.CustomerMessage == "" || len(sc.AcceptableActions) == 0 {
-		t.Fatalf("%s has no customer message or acceptable action", refundWindowID)
+		t.Fatalf("%s has no customer message or acceptable action", uitest.RefundWindowID)
 	}
 	for _, a := range rules.Actions {
-		m := openAt(t, refundWindowID, size120, press("enter"), press(keyOf(a)))
+		m := openAt(t, uitest.RefundWindowID, uitest.Size120, uitest.Press("enter"), uitest.Press(uitest.KeyOf(a)))
 		view := lowerView(t, m)
 		shown := strings.Contains(view, "Tell the customer:")
 		if want := a == sc.BestAction; shown != want {
@@ -261,8 +242,8 @@ func TestCustomerMessageOnlyOnTheBestAnswer(t *testing.T) {
 
 // Item 7: the call summary is compact JSON.
 func TestCallSummaryIsJSON(t *testing.T) {
-	m := openAt(t, argsSchemaID, tea.WindowSizeMsg{Width: 80, Height: 40}) // stacked panes: lines read in order
-	if !strings.Contains(flat(m.View()), flat(`tools/call process_refund {"amount":"24.99","order_id":"ORD-4519"}`)) {
+	m := openAt(t, uitest.ArgsSchemaID, tea.WindowSizeMsg{Width: 80, Height: 40}) // stacked panes: lines read in order
+	if !strings.Contains(uitest.Flat(m.View()), uitest.Flat(`tools/call process_refund {"amount":"24.99","order_id":"ORD-4519"}`)) {
 		t.Errorf("the call summary is not JSON:\n%s", m.View())
 	}
 	for _, w := range []int{1, 5, 20, 57} {
@@ -273,7 +254,7 @@ func TestCallSummaryIsJSON(t *testing.T) {
 				t.Errorf("wrapCall(%d): line %q too wide", w, l)
 			}
 		}
-		if flat(got) != flat(call) {
+		if uitest.Flat(got) != uitest.Flat(call) {
 			t.Errorf("wrapCall(%d) lost text: %q", w, got)
 		}
 		if w == 57 && strings.Contains(got, "C-\n") {
@@ -289,35 +270,35 @@ func TestCallSummaryIsJSON(t *testing.T) {
 // Item 8: a scenario that starts with its retries spent says so, and
 // enter does not make a fifth attempt.
 func TestRetryCapSpent(t *testing.T) {
-	m := openAt(t, storeDownID, size120, press("enter"))
-	if line := lineWith(m.View(), "attempt 4 of 4"); !strings.Contains(line, "retry cap spent") {
+	m := openAt(t, uitest.StoreDownID, uitest.Size120, uitest.Press("enter"))
+	if line := uitest.LineWith(m.View(), "attempt 4 of 4"); !strings.Contains(line, "retry cap spent") {
 		t.Errorf("no spent cap in the attempt label:\n%s", m.View())
 	}
-	m, _ = drive(m, press("enter"), press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press("enter"))
 	view := m.View()
 	if strings.Contains(view, "attempt 5") || strings.Contains(view, "attempt 6") || scenarioOf(t, m).cur().attempts != 1 {
 		t.Errorf("enter made another attempt:\n%s", view)
 	}
-	if line := lineWith(view, "retry cap is spent"); !strings.Contains(line, "decide what the subagent does now") {
+	if line := uitest.LineWith(view, "retry cap is spent"); !strings.Contains(line, "decide what the subagent does now") {
 		t.Errorf("no status about the cap:\n%s", view)
 	}
 }
 
 // Item 9: esc closes the full help and stays on the screen.
 func TestEscClosesFullHelp(t *testing.T) {
-	m := openTimeout(t, Options{}, press("?"))
+	m := openTimeout(t, Options{}, uitest.Press("?"))
 	if !m.(*App).help.ShowAll {
 		t.Fatal("? did not open the full help")
 	}
-	if line := lineWith(m.View(), "?/esc"); !strings.Contains(line, "close help") {
+	if line := uitest.LineWith(m.View(), "?/esc"); !strings.Contains(line, "close help") {
 		t.Errorf("the full help does not say esc closes it:\n%s", m.View())
 	}
-	m, _ = drive(m, press("esc"))
+	m, _ = uitest.Drive(m, uitest.Press("esc"))
 	if m.(*App).help.ShowAll {
 		t.Error("esc did not close the full help")
 	}
 	scenarioOf(t, m) // still on the scenario common.Screen
-	m, _ = drive(m, press("esc"))
+	m, _ = uitest.Drive(m, uitest.Press("esc"))
 	if _, ok := m.(*App).top().(*labList); !ok {
 		t.Errorf("esc with the help closed did not go back: top is %T", m.(*App).top())
 	}
@@ -333,15 +314,15 @@ func TestActionDescriptionsWrap(t *testing.T) {
 		keys []tea.Msg
 	}{
 		{"tall", tea.WindowSizeMsg{Width: 120, Height: 60}, nil},
-		{"focused", size120, []tea.Msg{press("tab"), press("tab")}},
+		{"focused", uitest.Size120, []tea.Msg{uitest.Press("tab"), uitest.Press("tab")}},
 	} {
 		m := openTimeout(t, Options{}, append([]tea.Msg{tc.size}, tc.keys...)...)
 		view := m.View()
-		if !strings.Contains(flat(view), flat(long)) {
+		if !strings.Contains(uitest.Flat(view), uitest.Flat(long)) {
 			t.Errorf("%s: the fix_input description is not whole:\n%s", tc.name, view)
 		}
 		for _, a := range rules.Actions {
-			if l := lineWith(view, a.Title()); strings.Contains(l, "…") {
+			if l := uitest.LineWith(view, a.Title()); strings.Contains(l, "…") {
 				t.Errorf("%s: cut description: %q", tc.name, l)
 			}
 		}
@@ -351,11 +332,11 @@ func TestActionDescriptionsWrap(t *testing.T) {
 // Item 11: w never overwrites: the attempt is in the name, then -2, -3.
 func TestWriteNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
-	m := openTimeout(t, Options{ExportDir: dir}, press("enter"), press("w"), press("w"), press("enter"), press("w"))
+	m := openTimeout(t, Options{ExportDir: dir}, uitest.Press("enter"), uitest.Press("w"), uitest.Press("w"), uitest.Press("enter"), uitest.Press("w"))
 	names := []string{
-		exportName(timeoutID, "good", "2025-11-25", 1),
-		strings.TrimSuffix(exportName(timeoutID, "good", "2025-11-25", 1), ".json") + "-2.json",
-		exportName(timeoutID, "good", "2025-11-25", 2),
+		exportName(uitest.TimeoutID, "good", "2025-11-25", 1),
+		strings.TrimSuffix(exportName(uitest.TimeoutID, "good", "2025-11-25", 1), ".json") + "-2.json",
+		exportName(uitest.TimeoutID, "good", "2025-11-25", 2),
 	}
 	for _, n := range names {
 		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
@@ -378,15 +359,15 @@ func TestWriteNeverOverwrites(t *testing.T) {
 // Item 12: at the smallest size, before the call, the call, every
 // action's id and the help's tail are on screen.
 func TestSmallestSizeBeforeCall(t *testing.T) {
-	cat := catalog(t)
+	cat := uitest.Catalog(t)
 	for _, s := range cat.Scenarios {
-		m, _ := drive(New(Options{Catalog: cat, ScenarioID: s.ID}), tea.WindowSizeMsg{Width: common.MinWidth, Height: common.MinHeight})
+		m, _ := uitest.Drive(New(Options{Catalog: cat, ScenarioID: s.ID}), tea.WindowSizeMsg{Width: common.MinWidth, Height: common.MinHeight})
 		view := m.View()
 		if n := len(strings.Split(view, "\n")); n > common.MinHeight {
 			t.Fatalf("%s: %d lines", s.ID, n)
 		}
 		sc := scenarioOf(t, m)
-		if !strings.Contains(flat(view), flat(sc.describeCall())) {
+		if !strings.Contains(uitest.Flat(view), uitest.Flat(sc.describeCall())) {
 			t.Errorf("%s: the call summary is not whole:\n%s", s.ID, view)
 		}
 		for i, a := range rules.Actions {
@@ -424,10 +405,10 @@ func TestReferenceCodesDoNotSplit(t *testing.T) {
 
 // Item 14: the count in the lab list's header is live while typing.
 func TestFilterCountIsLive(t *testing.T) {
-	cat := catalog(t)
-	m, _ := drive(New(Options{Catalog: cat}), size120, press("enter"), press("/"))
+	cat := uitest.Catalog(t)
+	m, _ := uitest.Drive(New(Options{Catalog: cat}), uitest.Size120, uitest.Press("enter"), uitest.Press("/"))
 	for _, r := range "refund" {
-		m, _ = drive(m, press(string(r)))
+		m, _ = uitest.Drive(m, uitest.Press(string(r)))
 	}
 	l := m.(*App).top().(*labList)
 	if !l.filter.Focused() {
@@ -437,7 +418,7 @@ func TestFilterCountIsLive(t *testing.T) {
 	if len(l.shown) == 0 || len(l.shown) == len(cat.Scenarios) {
 		t.Fatalf("filter matched %d", len(l.shown))
 	}
-	if line := lineWith(m.View(), "Lab scenarios"); !strings.Contains(line, want) {
+	if line := uitest.LineWith(m.View(), "Lab scenarios"); !strings.Contains(line, want) {
 		t.Errorf("header %q lacks %q", line, want)
 	}
 }
@@ -445,8 +426,8 @@ func TestFilterCountIsLive(t *testing.T) {
 // Item 15: the notice shows on Home at start and survives resizes.
 func TestNoticeShowsOnHome(t *testing.T) {
 	notice := "⚠ Progress will not be saved this session: read-only. Use --state-dir."
-	m, _ := drive(New(Options{Catalog: catalog(t), Notice: notice}), tea.WindowSizeMsg{Width: 80, Height: 24}, size120)
-	if line := lineWith(m.View(), "Progress will not be saved"); !strings.HasPrefix(line, "⚠ Progress will not be saved this session") {
+	m, _ := uitest.Drive(New(Options{Catalog: uitest.Catalog(t), Notice: notice}), tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.Size120)
+	if line := uitest.LineWith(m.View(), "Progress will not be saved"); !strings.HasPrefix(line, "⚠ Progress will not be saved this session") {
 		t.Errorf("no notice on Home:\n%s", m.View())
 	}
 }

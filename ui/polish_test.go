@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errorlab/errorlab/ui/internal/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -82,18 +84,16 @@ func firstRune(s string) (rune, bool) {
 	return 0, false
 }
 
-const goErrorID = "refund-handler-go-error"
-
 // Item 1: the verdict grades the response on screen. With the protocol
 // error style, "fix the client or server" is a sound reading of a -32603
 // for a tool that ran: acceptable, citing the go-error rule, with a Why
 // about the wire (not "answered with a result").
 func TestVerdictGradesTheResponseOnScreen(t *testing.T) {
-	m := openAt(t, goErrorID, size120, press("s"))
+	m := openAt(t, uitest.GoErrorID, uitest.Size120, uitest.Press("s"))
 	if s := scenarioOf(t, m); s.style != mockserver.StyleProtocolError {
 		t.Fatalf("s chose %s, not the protocol error style", s.style)
 	}
-	m, _ = drive(m, press("enter"), press(keyOf(rules.FixClient)))
+	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press(uitest.KeyOf(rules.FixClient)))
 	v := scenarioOf(t, m).verdict
 	if v == nil || v.Grade != rules.GradeAcceptable || v.Rule.ID != rules.RuleGoError {
 		t.Fatalf("verdict %+v, want acceptable under %s", v, rules.RuleGoError)
@@ -108,12 +108,12 @@ func TestVerdictGradesTheResponseOnScreen(t *testing.T) {
 		t.Errorf("the verdict says the tool answered with a result, which the screen does not show:\n%s", view)
 	}
 	// The good style shows an isError result: fixing the client is wrong.
-	m = openAt(t, goErrorID, size120, press("enter"), press(keyOf(rules.FixClient)))
+	m = openAt(t, uitest.GoErrorID, uitest.Size120, uitest.Press("enter"), uitest.Press(uitest.KeyOf(rules.FixClient)))
 	if v := scenarioOf(t, m).verdict; v == nil || v.Grade != rules.GradeWrong {
 		t.Errorf("good style: %+v, want wrong", v)
 	}
 	// In the comparison the bad side is graded.
-	m = openAt(t, goErrorID, size120, press("d"), press(keyOf(rules.FixClient)))
+	m = openAt(t, uitest.GoErrorID, uitest.Size120, uitest.Press("d"), uitest.Press(uitest.KeyOf(rules.FixClient)))
 	if v := scenarioOf(t, m).verdict; v == nil || v.Grade != rules.GradeAcceptable {
 		t.Errorf("comparison: %+v, want acceptable (the bad side)", v)
 	}
@@ -145,17 +145,17 @@ func TestStripVerdict(t *testing.T) {
 		}
 	}
 	// A scenario's feedback under the verdict line.
-	m := openTimeout(t, Options{}, press("enter"), press(retryKey()))
+	m := openTimeout(t, Options{}, uitest.Press("enter"), uitest.Press(uitest.RetryKey()))
 	view := lowerView(t, m)
-	if line := lineWith(view, "Here:"); line == "" || strings.Contains(line, "Here: Right") {
+	if line := uitest.LineWith(view, "Here:"); line == "" || strings.Contains(line, "Here: Right") {
 		t.Errorf("feedback line %q", line)
 	}
 	// A quiz item's explanation under its tag.
 	pool := testPool(t)
 	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 1, Seed: 7})
 	qm := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Count: 1, Seed: 7})
-	qm, _ = drive(qm, answerKeys(s.Items[0], false)...)
-	qm, _ = drive(qm, press("enter"))
+	qm, _ = uitest.Drive(qm, answerKeys(s.Items[0], false)...)
+	qm, _ = uitest.Drive(qm, uitest.Press("enter"))
 	v := qm.View()
 	if !strings.Contains(v, "✓ correct") || strings.Contains(v, "correct: Yes") || strings.Contains(v, "correct · your pick: Yes") {
 		t.Errorf("double label in the explanations:\n%s", v)
@@ -175,26 +175,26 @@ func TestPracticeCountSurvivesTopicChange(t *testing.T) {
 	pool, err := quiz.NewPool(items, nil)
 	must(t, err)
 	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
-	m, _ := drive(New(Options{Catalog: subsetCatalog(t, timeoutID)}), size120)
-	for !strings.Contains(lineWith(m.View(), "▸"), "Practice & exam") {
-		m, _ = drive(m, press("down"))
+	m, _ := uitest.Drive(New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}), uitest.Size120)
+	for !strings.Contains(uitest.LineWith(m.View(), "▸"), "Practice & exam") {
+		m, _ = uitest.Drive(m, uitest.Press("down"))
 	}
-	m, _ = drive(m, press("enter"), press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press("enter"))
 	menu := m.(*App).top().(*quizMenu)
-	count := func() string { return strings.Join(strings.Fields(lineWith(m.View(), "Questions")), " ") }
+	count := func() string { return strings.Join(strings.Fields(uitest.LineWith(m.View(), "Questions")), " ") }
 	if c := count(); !strings.Contains(c, "10") || !strings.Contains(c, "of 33") {
 		t.Fatalf("default count: %q", c)
 	}
-	m, _ = drive(m, press("right"), press("right")) // the second topic: 3 items
+	m, _ = uitest.Drive(m, uitest.Press("right"), uitest.Press("right")) // the second topic: 3 items
 	if c := count(); !strings.Contains(c, "‹ 3 ›") && !strings.Contains(c, " 3 of 3") {
 		t.Fatalf("small topic count: %q", c)
 	}
-	m, _ = drive(m, press("left"), press("left")) // back to all topics
+	m, _ = uitest.Drive(m, uitest.Press("left"), uitest.Press("left")) // back to all topics
 	if c := count(); !strings.Contains(c, "10 of 33") || menu.practiceCount() != 10 {
 		t.Fatalf("back on all topics the count is %q (%d), want 10", c, menu.practiceCount())
 	}
 	// Starting on the small topic asks for what it has.
-	m, _ = drive(m, press("right"), press("right"), press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("right"), uitest.Press("right"), uitest.Press("enter"))
 	if s := sessionOf(t, m); len(s.s.Items) != 3 {
 		t.Errorf("small-topic practice has %d items", len(s.s.Items))
 	}
@@ -218,27 +218,27 @@ func TestReviewWording(t *testing.T) {
 		must(t, store.RecordItem(id, "x", true, quizT0))
 	}
 	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
-	m, _ := drive(New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store}), size120)
-	for !strings.Contains(lineWith(m.View(), "▸"), "Practice & exam") {
-		m, _ = drive(m, press("down"))
+	m, _ := uitest.Drive(New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store}), uitest.Size120)
+	for !strings.Contains(uitest.LineWith(m.View(), "▸"), "Practice & exam") {
+		m, _ = uitest.Drive(m, uitest.Press("down"))
 	}
-	m, _ = drive(m, press("enter"))
-	if line := lineWith(m.View(), "Review"); !strings.Contains(line, "Review (2 missed · 3 still learning)") {
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	if line := uitest.LineWith(m.View(), "Review"); !strings.Contains(line, "Review (2 missed · 3 still learning)") {
 		t.Errorf("menu review line %q", line)
 	}
 
 	// An exam with wrong answers: p practises exactly the missed ones.
 	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 3, Seed: 4})
 	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4})
-	m, _ = drive(m, answerKeys(s.Items[0], false)...)
-	m, _ = drive(m, press("right"))
-	m, _ = drive(m, answerKeys(s.Items[1], true)...)
-	m, _ = drive(m, press("s"), press("y"))
+	m, _ = uitest.Drive(m, answerKeys(s.Items[0], false)...)
+	m, _ = uitest.Drive(m, uitest.Press("right"))
+	m, _ = uitest.Drive(m, answerKeys(s.Items[1], true)...)
+	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("y"))
 	view := strings.Join(strings.Fields(m.View()), " ")
 	if !strings.Contains(view, "2 questions to revisit. p or enter: practise these 2 now") {
 		t.Errorf("results do not offer to practise the missed:\n%s", m.View())
 	}
-	m, _ = drive(m, press("p"))
+	m, _ = uitest.Drive(m, uitest.Press("p"))
 	rs := sessionOf(t, m)
 	if rs.s.Mode != quiz.Review || len(rs.s.Items) != 2 || rs.s.Items[0].ID != s.Items[0].ID || rs.s.Items[1].ID != s.Items[2].ID {
 		var got []string
@@ -256,8 +256,8 @@ func TestReviewWording(t *testing.T) {
 // a long situation is shown whole when the header has room, and at the
 // end of the summary when it has not.
 func TestAgentsHelpAndSituation(t *testing.T) {
-	cat := catalog(t)
-	m := openAgents(t, cat, scenarios.Afternoon.ID, size120)
+	cat := uitest.Catalog(t)
+	m := openAgents(t, cat, scenarios.Afternoon.ID, uitest.Size120)
 	if strings.Contains(m.View(), "c subagent") {
 		t.Errorf("the series advertises c:\n%s", m.View())
 	}
@@ -272,8 +272,8 @@ func TestAgentsHelpAndSituation(t *testing.T) {
 		t.Skip("no " + id)
 	}
 	sit := strings.Join(strings.Fields(sc.Situation), " ")
-	m = openAgents(t, cat, id, size120)
-	if !strings.Contains(flat(m.View()), flat(sit)) {
+	m = openAgents(t, cat, id, uitest.Size120)
+	if !strings.Contains(uitest.Flat(m.View()), uitest.Flat(sit)) {
 		t.Errorf("the situation is not whole at 120x40:\n%s", m.View())
 	}
 	if !strings.Contains(m.View(), "c subagent") {
@@ -281,7 +281,7 @@ func TestAgentsHelpAndSituation(t *testing.T) {
 	}
 	m = openAgents(t, cat, id, tea.WindowSizeMsg{Width: 80, Height: 24})
 	a := agentsOf(t, m)
-	if !a.sitCut || !strings.Contains(flat(a.summaryLines(77)), flat("Situation: "+sit)) {
+	if !a.sitCut || !strings.Contains(uitest.Flat(a.summaryLines(77)), uitest.Flat("Situation: "+sit)) {
 		t.Errorf("at 80x24 the situation is not in the summary:\n%s", a.summaryLines(77))
 	}
 }
@@ -290,7 +290,7 @@ func TestAgentsHelpAndSituation(t *testing.T) {
 func TestExamLeavePromptWraps(t *testing.T) {
 	pool := testPool(t)
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4},
-		tea.WindowSizeMsg{Width: 60, Height: 24}, press("esc"))
+		tea.WindowSizeMsg{Width: 60, Height: 24}, uitest.Press("esc"))
 	view := m.View()
 	for _, want := range []string{"leave and discard", "n or esc stay in the exam"} {
 		if !strings.Contains(view, want) {
@@ -302,7 +302,7 @@ func TestExamLeavePromptWraps(t *testing.T) {
 			t.Errorf("line wider than 60: %q", l)
 		}
 	}
-	m, _ = drive(m, press("esc"), press("s"))
+	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("s"))
 	if v := m.View(); !strings.Contains(v, "n or esc keep working") {
 		t.Errorf("submit prompt:\n%s", v)
 	}
@@ -311,32 +311,32 @@ func TestExamLeavePromptWraps(t *testing.T) {
 // Item 8: in the comparison with the verdict focused, y and w say which
 // side they took.
 func TestCompareCopySaysWhichSide(t *testing.T) {
-	clip := &syncBuffer{}
+	clip := &uitest.SyncBuffer{}
 	// After a call the response pane was focused last: y takes the good
 	// side of the comparison.
-	m, _ := drive(New(Options{Catalog: catalog(t), ScenarioID: goErrorID, ExportDir: t.TempDir(), Clipboard: clip}),
-		size120, press("enter"), press("d"), press(keyOf(rules.RetrySame)))
+	m, _ := uitest.Drive(New(Options{Catalog: uitest.Catalog(t), ScenarioID: uitest.GoErrorID, ExportDir: t.TempDir(), Clipboard: clip}),
+		uitest.Size120, uitest.Press("enter"), uitest.Press("d"), uitest.Press(uitest.KeyOf(rules.RetrySame)))
 	if s := scenarioOf(t, m); s.focus != focusLower || !s.diffOn {
 		t.Fatalf("focus %d, diff %v", s.focus, s.diffOn)
 	}
-	m, _ = drive(m, press("y"))
-	if line := lineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the good response (compare: bad left, good right; tab to choose)") {
+	m, _ = uitest.Drive(m, uitest.Press("y"))
+	if line := uitest.LineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the good response (compare: bad left, good right; tab to choose)") {
 		t.Errorf("copy status %q", line)
 	}
-	m, _ = drive(m, press("w"))
+	m, _ = uitest.Drive(m, uitest.Press("w"))
 	if st := m.(*App).c.Status().Text; !strings.HasPrefix(st, "wrote the good response to ") || !strings.HasSuffix(st, ".json (compare: bad left, good right; tab to choose)") {
 		t.Errorf("write status %q", st)
 	}
 	// With an envelope focused the label names the side, no note.
-	m, _ = drive(m, press("tab"), press("y"))
-	if line := lineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the protocol error response (") || strings.Contains(line, "tab to choose") {
+	m, _ = uitest.Drive(m, uitest.Press("tab"), uitest.Press("y"))
+	if line := uitest.LineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the protocol error response (") || strings.Contains(line, "tab to choose") {
 		t.Errorf("copy status with the bad pane focused %q", line)
 	}
 	// Straight into the comparison, the request pane (the bad side) was
 	// focused last: the note says so.
-	m, _ = drive(New(Options{Catalog: catalog(t), ScenarioID: goErrorID, ExportDir: t.TempDir(), Clipboard: clip}),
-		size120, press("d"), press(keyOf(rules.RetrySame)), press("y"))
-	if line := lineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the protocol error response (compare: bad left, good right; tab to choose)") {
+	m, _ = uitest.Drive(New(Options{Catalog: uitest.Catalog(t), ScenarioID: uitest.GoErrorID, ExportDir: t.TempDir(), Clipboard: clip}),
+		uitest.Size120, uitest.Press("d"), uitest.Press(uitest.KeyOf(rules.RetrySame)), uitest.Press("y"))
+	if line := uitest.LineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the protocol error response (compare: bad left, good right; tab to choose)") {
 		t.Errorf("copy status %q", line)
 	}
 }
@@ -344,10 +344,10 @@ func TestCompareCopySaysWhichSide(t *testing.T) {
 // Item 9: "Tell the customer:" quotes the customerMessage the good
 // response carries, under any style.
 func TestTellTheCustomerQuotesTheTool(t *testing.T) {
-	cat := catalog(t)
-	sc, ok := cat.Get(refundWindowID)
+	cat := uitest.Catalog(t)
+	sc, ok := cat.Get(uitest.RefundWindowID)
 	if !ok {
-		t.Skip("no " + refundWindowID)
+		t.Skip("no " + uitest.RefundWindowID)
 	}
 	ex, err := sc.Exchange(context.Background(), mockserver.StyleGood, sc.Revision())
 	must(t, err)
@@ -358,13 +358,13 @@ func TestTellTheCustomerQuotesTheTool(t *testing.T) {
 		t.Skipf("the tool's customerMessage %q does not differ from the scenario's", want)
 	}
 	for _, keys := range [][]tea.Msg{
-		{press("enter"), press(keyOf(sc.BestAction))},             // good style
-		{press("s"), press("enter"), press(keyOf(sc.BestAction))}, // a bad style: fetched
-		{press("d"), press(keyOf(sc.BestAction))},                 // the comparison
+		{uitest.Press("enter"), uitest.Press(uitest.KeyOf(sc.BestAction))},                    // good style
+		{uitest.Press("s"), uitest.Press("enter"), uitest.Press(uitest.KeyOf(sc.BestAction))}, // a bad style: fetched
+		{uitest.Press("d"), uitest.Press(uitest.KeyOf(sc.BestAction))},                        // the comparison
 	} {
-		m := openAt(t, refundWindowID, size120, keys...)
-		view := flat(lowerView(t, m))
-		if !strings.Contains(view, flat("Tell the customer: “"+want+"”")) {
+		m := openAt(t, uitest.RefundWindowID, uitest.Size120, keys...)
+		view := uitest.Flat(lowerView(t, m))
+		if !strings.Contains(view, uitest.Flat("Tell the customer: “"+want+"”")) {
 			t.Errorf("%v: Tell the customer does not quote the tool:\n%s", keys, lowerView(t, m))
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/errorlab/errorlab/ui/internal/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -82,9 +84,9 @@ var testDrills = sync.OnceValues(func() ([]*quiz.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc, ok := cat.Get(timeoutID)
+	sc, ok := cat.Get(uitest.TimeoutID)
 	if !ok {
-		return nil, errors.New("no " + timeoutID)
+		return nil, errors.New("no " + uitest.TimeoutID)
 	}
 	return quiz.Drills(context.Background(), &scenarios.Catalog{Scenarios: []*scenarios.Scenario{sc}})
 })
@@ -132,12 +134,12 @@ func answerKeys(it *quiz.Item, right bool) []tea.Msg {
 	var keys []tea.Msg
 	for i, p := range it.Parts {
 		if i > 0 {
-			keys = append(keys, press("tab"))
+			keys = append(keys, uitest.Press("tab"))
 		}
 		if i == 0 && !right {
 			for j, c := range p.Choices {
 				if !c.Correct {
-					keys = append(keys, press(fmt.Sprint(j+1)))
+					keys = append(keys, uitest.Press(fmt.Sprint(j+1)))
 					break
 				}
 			}
@@ -148,7 +150,7 @@ func answerKeys(it *quiz.Item, right bool) []tea.Msg {
 			set = set[:1]
 		}
 		for _, j := range set {
-			keys = append(keys, press(fmt.Sprint(j+1)))
+			keys = append(keys, uitest.Press(fmt.Sprint(j+1)))
 		}
 	}
 	return keys
@@ -181,20 +183,20 @@ func TestQuizPracticeFlow(t *testing.T) {
 			start := &QuizStart{Mode: quiz.Practice, Count: 3, Seed: 7}
 			s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 3, Seed: 7})
 			store := quiz.Memory()
-			tm := teatest.NewTestModel(t, New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store, Quiz: start}),
+			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store, Quiz: start}),
 				teatest.WithInitialTermSize(sz[0], sz[1]))
-			waitFor(t, tm, "Question 1 of 3")
+			uitest.WaitFor(t, tm, "Question 1 of 3")
 
 			sendAll(tm, answerKeys(s.Items[0], true))
-			tm.Send(press("enter"))
-			waitFor(t, tm, "✓ Right.")
-			tm.Send(press("n"))
-			waitFor(t, tm, "Question 2 of 3")
+			tm.Send(uitest.Press("enter"))
+			uitest.WaitFor(t, tm, "✓ Right.")
+			tm.Send(uitest.Press("n"))
+			uitest.WaitFor(t, tm, "Question 2 of 3")
 			sendAll(tm, answerKeys(s.Items[1], false))
-			tm.Send(press("enter"))
-			waitFor(t, tm, "✗ Not right.")
+			tm.Send(uitest.Press("enter"))
+			uitest.WaitFor(t, tm, "✗ Not right.")
 
-			tm.Send(press("q"))
+			tm.Send(uitest.Press("q"))
 			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
 			for _, want := range []string{"✗ Not right.", "✓ 1 ✗ 1", "✓ correct", "your pick"} {
 				if !strings.Contains(view, want) {
@@ -225,32 +227,32 @@ func TestQuizExamFlow(t *testing.T) {
 			o := quiz.Options{Mode: quiz.Exam, Count: 5, Duration: 10 * time.Minute, Seed: 3}
 			s := sameSession(t, pool, nil, o)
 			store := quiz.Memory()
-			tm := teatest.NewTestModel(t, New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store,
+			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
 				Quiz: &QuizStart{Mode: quiz.Exam, Count: 5, Minutes: 10, Seed: 3}}),
 				teatest.WithInitialTermSize(sz[0], sz[1]))
-			waitFor(t, tm, "Question 1 of 5")
+			uitest.WaitFor(t, tm, "Question 1 of 5")
 
 			sendAll(tm, answerKeys(s.Items[0], true))
-			tm.Send(press("right"))
-			waitFor(t, tm, "Question 2 of 5")
-			tm.Send(press("f"))
-			waitFor(t, tm, "flagged")
+			tm.Send(uitest.Press("right"))
+			uitest.WaitFor(t, tm, "Question 2 of 5")
+			tm.Send(uitest.Press("f"))
+			uitest.WaitFor(t, tm, "flagged")
 			sendAll(tm, answerKeys(s.Items[1], false))
-			tm.Send(press("]"))
-			waitFor(t, tm, "Question 3 of 5")
-			tm.Send(press("left"))
-			waitFor(t, tm, "Question 2 of 5")
-			tm.Send(press("right"))
-			tm.Send(press("right"))
-			waitFor(t, tm, "Question 4 of 5")
+			tm.Send(uitest.Press("]"))
+			uitest.WaitFor(t, tm, "Question 3 of 5")
+			tm.Send(uitest.Press("left"))
+			uitest.WaitFor(t, tm, "Question 2 of 5")
+			tm.Send(uitest.Press("right"))
+			tm.Send(uitest.Press("right"))
+			uitest.WaitFor(t, tm, "Question 4 of 5")
 			sendAll(tm, answerKeys(s.Items[3], true))
 			clock.Advance(4*time.Minute + 30*time.Second)
-			tm.Send(press("s"))
-			waitFor(t, tm, "2 unanswered: 3, 5")
-			tm.Send(press("enter"))
-			waitFor(t, tm, "By topic")
+			tm.Send(uitest.Press("s"))
+			uitest.WaitFor(t, tm, "2 unanswered: 3, 5")
+			tm.Send(uitest.Press("enter"))
+			uitest.WaitFor(t, tm, "By topic")
 
-			tm.Send(press("q"))
+			tm.Send(uitest.Press("q"))
 			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
 			for _, want := range []string{"2 of 5 right (40%)", "✗ Not passed", "Time taken 4:30 of 10:00", "By topic"} {
 				if !strings.Contains(view, want) {
@@ -278,13 +280,13 @@ func TestQuizReviewFlow(t *testing.T) {
 			store := quiz.Memory()
 			must(t, store.RecordItem("t/window", "categories", true, quizT0.Add(-3*time.Hour)))
 			must(t, store.RecordItem("t/retry", "retryable", false, quizT0.Add(-time.Hour)))
-			tm := teatest.NewTestModel(t, New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store,
+			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
 				Quiz: &QuizStart{Mode: quiz.Review, Seed: 1}}), teatest.WithInitialTermSize(sz[0], sz[1]))
-			waitFor(t, tm, "Question 1 of 2")
-			tm.Send(press("b"))
-			tm.Send(press("enter"))
-			waitFor(t, tm, "Not right")
-			tm.Send(press("q"))
+			uitest.WaitFor(t, tm, "Question 1 of 2")
+			tm.Send(uitest.Press("b"))
+			tm.Send(uitest.Press("enter"))
+			uitest.WaitFor(t, tm, "Not right")
+			tm.Send(uitest.Press("q"))
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 			if id := sessionOf(t, fm).s.Items[0].ID; id != "t/retry" {
 				t.Errorf("review starts with %s, want the missed t/retry", id)
@@ -309,20 +311,20 @@ func TestQuizResultsFlow(t *testing.T) {
 			o := quiz.Options{Mode: quiz.Exam, Count: 4, Seed: 5}
 			s := sameSession(t, pool, nil, o)
 			store := quiz.Memory()
-			tm := teatest.NewTestModel(t, New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: store,
+			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
 				Quiz: &QuizStart{Mode: quiz.Exam, Count: 4, Seed: 5}}), teatest.WithInitialTermSize(sz[0], sz[1]))
-			waitFor(t, tm, "Question 1 of 4")
+			uitest.WaitFor(t, tm, "Question 1 of 4")
 			for i, it := range s.Items {
 				sendAll(tm, answerKeys(it, i%2 == 0))
-				tm.Send(press("enter"))
+				tm.Send(uitest.Press("enter"))
 			}
-			waitFor(t, tm, "Submit the exam?")
+			uitest.WaitFor(t, tm, "Submit the exam?")
 			clock.Advance(125 * time.Second)
-			tm.Send(press("y"))
-			waitFor(t, tm, "By topic")
-			tm.Send(press("r"))
-			waitFor(t, tm, "Mock exams")
-			tm.Send(press("q"))
+			tm.Send(uitest.Press("y"))
+			uitest.WaitFor(t, tm, "By topic")
+			tm.Send(uitest.Press("r"))
+			uitest.WaitFor(t, tm, "Mock exams")
+			tm.Send(uitest.Press("q"))
 			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
 			weakest := quiz.Summarize(pool, mustLoad(t, store)).Weakest
 			if len(weakest) == 0 {
@@ -356,10 +358,10 @@ func mustLoad(t testing.TB, store *quiz.Store) *quiz.Progress {
 func openQuiz(t testing.TB, pool *quiz.Pool, clock *fakeClock, prog Progress, start *QuizStart, msgs ...tea.Msg) tea.Model {
 	t.Helper()
 	useQuiz(t, pool, clock, true)
-	a := New(Options{Catalog: subsetCatalog(t, timeoutID), Progress: prog, Quiz: start})
-	msgs = append([]tea.Msg{size120}, msgs...)
+	a := New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: prog, Quiz: start})
+	msgs = append([]tea.Msg{uitest.Size120}, msgs...)
 	msgs = append([]tea.Msg{a.Init()()}, msgs...)
-	m, _ := drive(a, msgs...)
+	m, _ := uitest.Drive(a, msgs...)
 	return m
 }
 
@@ -370,8 +372,8 @@ func TestExamShowsNoVerdict(t *testing.T) {
 	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 6, Seed: 9})
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 6, Seed: 9})
 	for i, it := range s.Items {
-		m, _ = drive(m, answerKeys(it, i%2 == 0)...)
-		m, _ = drive(m, press("enter"))
+		m, _ = uitest.Drive(m, answerKeys(it, i%2 == 0)...)
+		m, _ = uitest.Drive(m, uitest.Press("enter"))
 		view := m.View()
 		for _, bad := range []string{"✓ Right", "Not right", "✓ correct", "✗ wrong", "your pick", "Yes: ", "Not this: ", "Takeaway"} {
 			if strings.Contains(view, bad) {
@@ -396,12 +398,12 @@ func TestExamTimeUp(t *testing.T) {
 		t.Fatalf("no countdown:\n%s", m.View())
 	}
 	clock.Advance(59 * time.Second)
-	m, _ = drive(m, quizTickMsg{owner: sess, gen: sess.gen})
+	m, _ = uitest.Drive(m, quizTickMsg{owner: sess, gen: sess.gen})
 	if !strings.Contains(m.View(), "time left 0:01") {
 		t.Fatalf("the countdown does not follow the clock:\n%s", m.View())
 	}
 	clock.Advance(time.Second)
-	m, _ = drive(m, quizTickMsg{owner: sess, gen: sess.gen})
+	m, _ = uitest.Drive(m, quizTickMsg{owner: sess, gen: sess.gen})
 	res, ok := m.(*App).top().(*examResults)
 	if !ok {
 		t.Fatalf("time up: top screen is %T", m.(*App).top())
@@ -419,7 +421,7 @@ func TestExamTimeUp(t *testing.T) {
 		t.Errorf("recorded %d exams, %d items", len(p.Exams), len(p.Items))
 	}
 	// A late tick of the finished session changes nothing.
-	m, _ = drive(m, quizTickMsg{owner: sess, gen: sess.gen})
+	m, _ = uitest.Drive(m, quizTickMsg{owner: sess, gen: sess.gen})
 	if p := mustLoad(t, store); len(p.Exams) != 1 {
 		t.Errorf("a late tick recorded the exam again")
 	}
@@ -440,15 +442,15 @@ func TestMultiSelectNeedsAll(t *testing.T) {
 	pool, err := quiz.NewPool([]*quiz.Item{multi})
 	must(t, err)
 	start := &QuizStart{Mode: quiz.Practice, Count: 1, Seed: 1}
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, press("a"), press("enter"))
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, uitest.Press("a"), uitest.Press("enter"))
 	if v := m.View(); !strings.Contains(v, "✗ Not right. The answers are A, C.") || !strings.Contains(v, "choose all that apply") && !strings.Contains(v, "Choose all that apply") {
 		t.Fatalf("A alone is not wrong:\n%s", v)
 	}
-	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, press("a"), press("down"), press("down"), press(" "), press("enter"))
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, uitest.Press("a"), uitest.Press("down"), uitest.Press("down"), uitest.Press(" "), uitest.Press("enter"))
 	if v := m.View(); !strings.Contains(v, "✓ Right.") {
 		t.Fatalf("A and C (space on C) is not right:\n%s", v)
 	}
-	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, press("a"), press("c"), press("b"), press("b"), press("enter"))
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, uitest.Press("a"), uitest.Press("c"), uitest.Press("b"), uitest.Press("b"), uitest.Press("enter"))
 	if v := m.View(); !strings.Contains(v, "✓ Right.") {
 		t.Fatalf("b twice does not untoggle:\n%s", v)
 	}
@@ -463,19 +465,19 @@ func TestSubmitConfirmation(t *testing.T) {
 	pool := testPool(t)
 	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 5, Seed: 4})
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 5, Seed: 4})
-	m, _ = drive(m, answerKeys(s.Items[0], true)...)
-	m, _ = drive(m, press("right"), press("right"), press("f"), press("s"))
+	m, _ = uitest.Drive(m, answerKeys(s.Items[0], true)...)
+	m, _ = uitest.Drive(m, uitest.Press("right"), uitest.Press("right"), uitest.Press("f"), uitest.Press("s"))
 	v := m.View()
 	for _, want := range []string{"Submit the exam?", "1 of 5 answered", "4 unanswered: 2, 3, 4, 5.", "1 flagged: 3."} {
 		if !strings.Contains(v, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, v)
 		}
 	}
-	m, quit := drive(m, press("q"))
+	m, quit := uitest.Drive(m, uitest.Press("q"))
 	if quit {
 		t.Fatal("q quit from the confirmation")
 	}
-	m, _ = drive(m, press("n"))
+	m, _ = uitest.Drive(m, uitest.Press("n"))
 	if strings.Contains(m.View(), "Submit the exam?") || sessionOf(t, m).cur != 2 {
 		t.Fatalf("n did not go back to question 3:\n%s", m.View())
 	}
@@ -485,13 +487,13 @@ func TestSubmitConfirmation(t *testing.T) {
 func TestExamEscAsks(t *testing.T) {
 	pool := testPool(t)
 	store := quiz.Memory()
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, press("a"), press("esc"))
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, uitest.Press("a"), uitest.Press("esc"))
 	if !strings.Contains(m.View(), "Leave the exam?") {
 		t.Fatalf("esc did not ask:\n%s", m.View())
 	}
-	m, _ = drive(m, press("esc"))
+	m, _ = uitest.Drive(m, uitest.Press("esc"))
 	sessionOf(t, m)
-	m, _ = drive(m, press("esc"), press("y"))
+	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("y"))
 	if _, ok := m.(*App).top().(*quizMenu); !ok {
 		t.Fatalf("y did not leave to the menu: %T", m.(*App).top())
 	}
@@ -503,7 +505,7 @@ func TestExamEscAsks(t *testing.T) {
 // TestPracticeNeedsAnswer: enter with a part empty warns and focuses it.
 func TestPracticeNeedsAnswer(t *testing.T) {
 	pool := testPool(t)
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Seed: 7}, press("enter"))
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Seed: 7}, uitest.Press("enter"))
 	if st := m.(*App).c.Status(); st.Kind != common.StatusWarn || !strings.Contains(st.Text, "answer") {
 		t.Fatalf("status %+v", st)
 	}
@@ -527,16 +529,16 @@ func TestProgressErrorsShowAndContinue(t *testing.T) {
 	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 2, Seed: 7})
 	prog := failingProgress{quiz.Memory()}
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &QuizStart{Mode: quiz.Practice, Count: 2, Seed: 7})
-	m, _ = drive(m, answerKeys(s.Items[0], true)...)
-	m, _ = drive(m, press("enter"))
-	if line := lineWith(m.View(), "disk full"); !strings.Contains(line, "⚠") {
+	m, _ = uitest.Drive(m, answerKeys(s.Items[0], true)...)
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	if line := uitest.LineWith(m.View(), "disk full"); !strings.Contains(line, "⚠") {
 		t.Fatalf("no warning with a symbol:\n%s", m.View())
 	}
-	m, _ = drive(m, press("n"))
+	m, _ = uitest.Drive(m, uitest.Press("n"))
 	if sessionOf(t, m).cur != 1 {
 		t.Fatal("the session stopped")
 	}
-	m = openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &QuizStart{Mode: quiz.Exam, Count: 2, Seed: 7}, press("s"), press("y"))
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &QuizStart{Mode: quiz.Exam, Count: 2, Seed: 7}, uitest.Press("s"), uitest.Press("y"))
 	if _, ok := m.(*App).top().(*examResults); !ok || !strings.Contains(m.View(), "not saved: disk full") {
 		t.Fatalf("exam: %T\n%s", m.(*App).top(), m.View())
 	}
@@ -550,7 +552,7 @@ func TestNothingToReview(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "Nothing to review yet") || !strings.Contains(v, "practise") {
 		t.Fatalf("no friendly screen:\n%s", v)
 	}
-	m, _ = drive(m, press("p"))
+	m, _ = uitest.Drive(m, uitest.Press("p"))
 	if s := sessionOf(t, m); s.s.Mode != quiz.Practice {
 		t.Fatalf("p opened %s", s.s.Mode)
 	}
@@ -561,29 +563,29 @@ func TestNothingToReview(t *testing.T) {
 func TestQuizMenuSetUp(t *testing.T) {
 	pool := testPool(t)
 	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
-	m, _ := drive(New(Options{Catalog: subsetCatalog(t, timeoutID)}), size120)
-	for !strings.Contains(lineWith(m.View(), "▸"), "Practice & exam") {
-		m, _ = drive(m, press("down"))
+	m, _ := uitest.Drive(New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}), uitest.Size120)
+	for !strings.Contains(uitest.LineWith(m.View(), "▸"), "Practice & exam") {
+		m, _ = uitest.Drive(m, uitest.Press("down"))
 	}
-	m, _ = drive(m, press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
 	if v := m.View(); !strings.Contains(v, "questions and drills") {
 		t.Fatalf("menu not loaded:\n%s", v)
 	}
-	m, _ = drive(m, press("down"), press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("down"), uitest.Press("enter"))
 	if v := m.View(); !strings.Contains(v, "Mock exam · set up") || !strings.Contains(v, "Minutes") {
 		t.Fatalf("no exam set-up:\n%s", v)
 	}
-	m, quit := drive(m, press("4"), press("q"))
+	m, quit := uitest.Drive(m, uitest.Press("4"), uitest.Press("q"))
 	if quit {
 		t.Fatal("q quit while typing a number")
 	}
-	m, _ = drive(m, press("down"), press("down"), press("left"), press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("down"), uitest.Press("down"), uitest.Press("left"), uitest.Press("enter"))
 	s := sessionOf(t, m)
 	if len(s.s.Items) != 4 || s.s.Duration != 6*time.Minute || s.s.PassMark != 0.65 {
 		t.Fatalf("exam of %d items, %s, pass %.2f", len(s.s.Items), s.s.Duration, s.s.PassMark)
 	}
 	// Practice on a topic.
-	m, _ = drive(m, press("esc"), press("y"), press("up"), press("enter"), press("right"), press("right"), press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("y"), uitest.Press("up"), uitest.Press("enter"), uitest.Press("right"), uitest.Press("right"), uitest.Press("enter"))
 	s = sessionOf(t, m)
 	if s.s.Topic != quiz.Topics[1].ID {
 		t.Fatalf("practice topic %q", s.s.Topic)
@@ -601,10 +603,10 @@ func TestPracticeEndsInResults(t *testing.T) {
 	pool := testPool(t)
 	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 2, Seed: 7})
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Count: 2, Seed: 7})
-	m, _ = drive(m, answerKeys(s.Items[0], true)...)
-	m, _ = drive(m, press("enter"), press("n"))
-	m, _ = drive(m, answerKeys(s.Items[1], false)...)
-	m, _ = drive(m, press("enter"), press("n"))
+	m, _ = uitest.Drive(m, answerKeys(s.Items[0], true)...)
+	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press("n"))
+	m, _ = uitest.Drive(m, answerKeys(s.Items[1], false)...)
+	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press("n"))
 	if _, ok := m.(*App).top().(*quizResults); !ok {
 		t.Fatalf("top is %T", m.(*App).top())
 	}
@@ -612,7 +614,7 @@ func TestPracticeEndsInResults(t *testing.T) {
 		t.Fatalf("no banner:\n%s", v)
 	}
 	// enter on the weak topic practises it, and the end comes back here.
-	m, _ = drive(m, press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
 	ss := sessionOf(t, m)
 	if ss.parent == nil || ss.s.Topic == "" {
 		t.Fatalf("weak-topic practice: parent %v topic %q", ss.parent, ss.s.Topic)
@@ -625,19 +627,19 @@ func TestExamReviewWalk(t *testing.T) {
 	pool := testPool(t)
 	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 3, Seed: 4})
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4})
-	m, _ = drive(m, answerKeys(s.Items[0], false)...)
-	m, _ = drive(m, press("s"), press("y"), press("right"))
+	m, _ = uitest.Drive(m, answerKeys(s.Items[0], false)...)
+	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("y"), uitest.Press("right"))
 	v := m.View()
 	for _, want := range []string{"Answer 1 of 3", "✗ wrong", "your pick", "✓ correct"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("review lacks %q:\n%s", want, v)
 		}
 	}
-	m, _ = drive(m, press("right"))
+	m, _ = uitest.Drive(m, uitest.Press("right"))
 	if v := m.View(); !strings.Contains(v, "Answer 2 of 3") || !strings.Contains(v, "not answered") {
 		t.Errorf("second answer:\n%s", v)
 	}
-	m, _ = drive(m, press("left"), press("left"))
+	m, _ = uitest.Drive(m, uitest.Press("left"), uitest.Press("left"))
 	if v := m.View(); !strings.Contains(v, "By topic") {
 		t.Errorf("← from the first answer is not the overview:\n%s", v)
 	}
@@ -670,7 +672,7 @@ func BenchmarkQuizView(b *testing.B) {
 // pool (the longest texts and exhibits).
 func quizScreenStates(t testing.TB) map[string]tea.Model {
 	t.Helper()
-	cat := catalog(t)
+	cat := uitest.Catalog(t)
 	pool, err := loadQuizPool(context.Background(), cat, nil)
 	if err != nil {
 		t.Fatalf("pool: %v", err)
@@ -684,12 +686,12 @@ func quizScreenStates(t testing.TB) map[string]tea.Model {
 	// withSession opens the app on a session drawn from items (a kind).
 	withSession := func(o quiz.Options, msgs ...tea.Msg) tea.Model {
 		a := New(Options{Catalog: cat, Progress: quiz.Memory()})
-		m, _ := drive(a, size120)
+		m, _ := uitest.Drive(a, uitest.Size120)
 		s, err := quiz.NewSession(pool, nil, o, quizT0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _ = drive(m, append([]tea.Msg{common.NavMsg{Push: newQuizSession(a.(*App).c, pool, s, nil)}}, msgs...)...)
+		m, _ = uitest.Drive(m, append([]tea.Msg{common.NavMsg{Push: newQuizSession(a.(*App).c, pool, s, nil)}}, msgs...)...)
 		return m
 	}
 	classify := quiz.Options{Mode: quiz.Practice, Count: 3, Seed: 11, Kinds: []quiz.Kind{quiz.KindClassify}}
@@ -701,34 +703,34 @@ func quizScreenStates(t testing.TB) map[string]tea.Model {
 	var examKeys []tea.Msg
 	for i, it := range ex.Items[:6] {
 		examKeys = append(examKeys, answerKeys(it, i%2 == 0)...)
-		examKeys = append(examKeys, press("right"))
+		examKeys = append(examKeys, uitest.Press("right"))
 	}
-	examKeys = append(examKeys, press("f"), press("left"))
+	examKeys = append(examKeys, uitest.Press("f"), uitest.Press("left"))
 	store := quiz.Memory()
 	menu := func(msgs ...tea.Msg) tea.Model {
 		a := New(Options{Catalog: cat, Progress: store})
-		m, _ := drive(a, size120)
-		for !strings.Contains(lineWith(m.View(), "▸"), "Practice & exam") {
-			m, _ = drive(m, press("down"))
+		m, _ := uitest.Drive(a, uitest.Size120)
+		for !strings.Contains(uitest.LineWith(m.View(), "▸"), "Practice & exam") {
+			m, _ = uitest.Drive(m, uitest.Press("down"))
 		}
-		m, _ = drive(m, append([]tea.Msg{press("enter")}, msgs...)...)
+		m, _ = uitest.Drive(m, append([]tea.Msg{uitest.Press("enter")}, msgs...)...)
 		return m
 	}
-	submitted := withSession(exam, append(append([]tea.Msg{}, examKeys...), press("s"), press("y"))...)
+	submitted := withSession(exam, append(append([]tea.Msg{}, examKeys...), uitest.Press("s"), uitest.Press("y"))...)
 	return map[string]tea.Model{
 		"quiz-menu":           menu(),
-		"quiz-setup":          menu(press("down"), press("enter"), press("3")),
+		"quiz-setup":          menu(uitest.Press("down"), uitest.Press("enter"), uitest.Press("3")),
 		"quiz-item-exhibit":   withSession(classify),
-		"quiz-exhibit-focus":  withSession(classify, press("tab"), press("tab"), press("tab"), press("down")),
-		"quiz-practice-multi": withSession(classify, append(answerKeys(cl.Items[0], false), press("enter"))...),
-		"quiz-practice-next":  withSession(next, append(answerKeys(nx.Items[0], true), press("enter"))...),
+		"quiz-exhibit-focus":  withSession(classify, uitest.Press("tab"), uitest.Press("tab"), uitest.Press("tab"), uitest.Press("down")),
+		"quiz-practice-multi": withSession(classify, append(answerKeys(cl.Items[0], false), uitest.Press("enter"))...),
+		"quiz-practice-next":  withSession(next, append(answerKeys(nx.Items[0], true), uitest.Press("enter"))...),
 		"quiz-exam-navigator": withSession(exam, examKeys...),
-		"quiz-exam-confirm":   withSession(exam, append(append([]tea.Msg{}, examKeys...), press("s"))...),
+		"quiz-exam-confirm":   withSession(exam, append(append([]tea.Msg{}, examKeys...), uitest.Press("s"))...),
 		"quiz-exam-results":   submitted,
-		"quiz-exam-review":    withSession(exam, append(append([]tea.Msg{}, examKeys...), press("s"), press("y"), press("right"), press("right"))...),
-		"quiz-results":        func() tea.Model { m, _ := drive(submitted, press("r")); return m }(),
-		"quiz-review-nothing": menu(press("down"), press("down"), press("enter")),
-		"quiz-exam-fullhelp":  withSession(exam, press("?")),
+		"quiz-exam-review":    withSession(exam, append(append([]tea.Msg{}, examKeys...), uitest.Press("s"), uitest.Press("y"), uitest.Press("right"), uitest.Press("right"))...),
+		"quiz-results":        func() tea.Model { m, _ := uitest.Drive(submitted, uitest.Press("r")); return m }(),
+		"quiz-review-nothing": menu(uitest.Press("down"), uitest.Press("down"), uitest.Press("enter")),
+		"quiz-exam-fullhelp":  withSession(exam, uitest.Press("?")),
 	}
 }
 

@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"github.com/errorlab/errorlab/ui/common"
 	"io"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/internal/uitest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -14,43 +16,38 @@ import (
 	"github.com/errorlab/errorlab/sim/rules"
 )
 
-const timeoutID = "timeout-second-try"
-
-// retryKey is the number key of retry_same, from the rules' order.
-func retryKey() string { return fmt.Sprint(slices.Index(rules.Actions, rules.RetrySame) + 1) }
-
 // screenStates builds the app in each state the sweep checks.
 func screenStates(t testing.TB) map[string]tea.Model {
 	t.Helper()
-	cat := catalog(t)
+	cat := uitest.Catalog(t)
 	size := tea.WindowSizeMsg{Width: 120, Height: 40}
 	mk := func(id string, msgs ...tea.Msg) tea.Model {
 		m := New(Options{Catalog: cat, ScenarioID: id, ExportDir: t.(interface{ TempDir() string }).TempDir()})
-		m, _ = drive(m, append([]tea.Msg{size}, msgs...)...)
+		m, _ = uitest.Drive(m, append([]tea.Msg{size}, msgs...)...)
 		return m
 	}
 	states := map[string]tea.Model{
 		"home":      mk(""),
-		"lablist":   mk("", press("enter")),
-		"filter":    mk("", press("enter"), press("/"), press("r"), press("e")),
-		"reference": mk("", press("down"), press("enter")),
-		"before":    mk(timeoutID),
-		"after":     mk(timeoutID, press("enter")),
-		"verdict":   mk(timeoutID, press("enter"), press(retryKey())),
-		"diff":      mk(timeoutID, press("enter"), press("d")),
-		"fullhelp":  mk(timeoutID, press("enter"), press(retryKey()), press("?")),
+		"lablist":   mk("", uitest.Press("enter")),
+		"filter":    mk("", uitest.Press("enter"), uitest.Press("/"), uitest.Press("r"), uitest.Press("e")),
+		"reference": mk("", uitest.Press("down"), uitest.Press("enter")),
+		"before":    mk(uitest.TimeoutID),
+		"after":     mk(uitest.TimeoutID, uitest.Press("enter")),
+		"verdict":   mk(uitest.TimeoutID, uitest.Press("enter"), uitest.Press(uitest.RetryKey())),
+		"diff":      mk(uitest.TimeoutID, uitest.Press("enter"), uitest.Press("d")),
+		"fullhelp":  mk(uitest.TimeoutID, uitest.Press("enter"), uitest.Press(uitest.RetryKey()), uitest.Press("?")),
 
-		"agents-picker":       mk("", append(toAgents(t), press("/"), press("s"))...),
-		"agents-before":       mk(timeoutID, press("a")),
-		"agents-steps":        mk(timeoutID, press("a"), press(" "), press(" "), press(" ")),
-		"agents-after":        mk(timeoutID, press("a"), press("G")),
-		"agents-series":       mk("", append(toAgents(t), press("enter"), press("G"), press("tab"), press("tab"))...),
-		"agents-expanded":     mk(refundWindowID, press("a"), press("G"), press("g"), press("enter")),
-		"agents-subagent":     mk(staffID, press("a"), press("c")),
-		"agents-sub-expanded": mk(storeDownID, press("a"), press("c"), press("enter")),
-		"agents-help":         mk(timeoutID, press("a"), press("?")),
-		"exercise":            mk(storeDownID, press("enter"), press("e")),
-		"exercise-answered":   mk(storeDownID, press("enter"), press("e"), press("2"), press("3"), press("4")),
+		"agents-picker":       mk("", append(toAgents(t), uitest.Press("/"), uitest.Press("s"))...),
+		"agents-before":       mk(uitest.TimeoutID, uitest.Press("a")),
+		"agents-steps":        mk(uitest.TimeoutID, uitest.Press("a"), uitest.Press(" "), uitest.Press(" "), uitest.Press(" ")),
+		"agents-after":        mk(uitest.TimeoutID, uitest.Press("a"), uitest.Press("G")),
+		"agents-series":       mk("", append(toAgents(t), uitest.Press("enter"), uitest.Press("G"), uitest.Press("tab"), uitest.Press("tab"))...),
+		"agents-expanded":     mk(uitest.RefundWindowID, uitest.Press("a"), uitest.Press("G"), uitest.Press("g"), uitest.Press("enter")),
+		"agents-subagent":     mk(uitest.StaffID, uitest.Press("a"), uitest.Press("c")),
+		"agents-sub-expanded": mk(uitest.StoreDownID, uitest.Press("a"), uitest.Press("c"), uitest.Press("enter")),
+		"agents-help":         mk(uitest.TimeoutID, uitest.Press("a"), uitest.Press("?")),
+		"exercise":            mk(uitest.StoreDownID, uitest.Press("enter"), uitest.Press("e")),
+		"exercise-answered":   mk(uitest.StoreDownID, uitest.Press("enter"), uitest.Press("e"), uitest.Press("2"), uitest.Press("3"), uitest.Press("4")),
 	}
 	for name, m := range quizScreenStates(t) {
 		states[name] = m
@@ -62,9 +59,9 @@ func screenStates(t testing.TB) map[string]tea.Model {
 func toAgents(t testing.TB) []tea.Msg {
 	var in []tea.Msg
 	for range agentsKeyIndex(t) {
-		in = append(in, press("down"))
+		in = append(in, uitest.Press("down"))
 	}
-	return append(in, press("enter"))
+	return append(in, uitest.Press("enter"))
 }
 
 func sweepSizes() [][2]int {
@@ -128,15 +125,15 @@ func TestEveryScenarioRenders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
 	}
-	cat := catalog(t)
+	cat := uitest.Catalog(t)
 	for _, sc := range cat.Scenarios {
 		t.Run(sc.ID, func(t *testing.T) {
 			m := New(Options{Catalog: cat, ScenarioID: sc.ID, ExportDir: t.TempDir(), Clipboard: io.Discard})
-			m, _ = drive(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+			m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 			check := func(what string) {
 				t.Helper()
 				for _, sz := range [][2]int{{60, 20}, {80, 24}, {120, 40}} {
-					m, _ = drive(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+					m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 					for i, l := range strings.Split(m.View(), "\n") {
 						if ansi.StringWidth(l) > sz[0] {
 							t.Fatalf("%s at %dx%d: line %d too wide: %q", what, sz[0], sz[1], i, l)
@@ -149,23 +146,23 @@ func TestEveryScenarioRenders(t *testing.T) {
 			}
 			for range rules.Revisions {
 				for range sc.Styles {
-					m, _ = drive(m, press("enter"))
+					m, _ = uitest.Drive(m, uitest.Press("enter"))
 					check("call")
 					for range 3 {
-						m, _ = drive(m, press("v"))
+						m, _ = uitest.Drive(m, uitest.Press("v"))
 						check("view")
 					}
-					m, _ = drive(m, press("s"))
+					m, _ = uitest.Drive(m, uitest.Press("s"))
 				}
-				m, _ = drive(m, press("r"))
+				m, _ = uitest.Drive(m, uitest.Press("r"))
 			}
 			for i := range rules.Actions {
-				m, _ = drive(m, press(fmt.Sprint(i+1)))
+				m, _ = uitest.Drive(m, uitest.Press(fmt.Sprint(i+1)))
 				check("verdict")
 			}
-			m, _ = drive(m, press("d"))
+			m, _ = uitest.Drive(m, uitest.Press("d"))
 			check("diff")
-			m, _ = drive(m, press("w"), press("y"))
+			m, _ = uitest.Drive(m, uitest.Press("w"), uitest.Press("y"))
 			check("export")
 		})
 	}
