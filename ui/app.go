@@ -71,7 +71,7 @@ type QuizStart struct {
 // Run starts the app full screen (alternate screen) and returns when the
 // user quits. The error is Bubble Tea's (no terminal, a failed render).
 func Run(opts Options) error {
-	_, err := tea.NewProgram(New(opts), tea.WithAltScreen()).Run()
+	_, err := tea.NewProgram(New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion()).Run()
 	return err
 }
 
@@ -157,6 +157,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.c.Width, a.c.Height = max(msg.Width, 0), max(msg.Height, 0)
 		a.layout(true)
 		return a, nil
+	case tea.MouseMsg:
+		cmd = a.mouse(msg)
 	case tea.KeyMsg:
 		cmd = a.key(msg)
 	case common.OpenLabMsg:
@@ -415,3 +417,24 @@ type Progress = common.Progress
 // NewMemoryProgress returns a Progress kept in memory, safe for concurrent
 // use.
 func NewMemoryProgress() Progress { return common.NewMemoryProgress() }
+
+// mouse hands a mouse event to the active screen with its coordinates
+// made relative to the screen's area (below the one-line header): the
+// wheel scrolls the pane under the pointer and a click focuses a pane.
+// Events on the header, the status line or the help bar are dropped.
+func (a *App) mouse(m tea.MouseMsg) tea.Cmd {
+	if a.tooSmall() {
+		return nil
+	}
+	m.Y--
+	if m.Y < 0 || m.Y >= a.bodyH {
+		return nil
+	}
+	return a.route(m)
+}
+
+// Top is the screen on top of the stack, the one the learner sees.
+func (a *App) Top() common.Screen { return a.top() }
+
+// Status is the status line's current message.
+func (a *App) Status() common.Status { return a.c.Status() }
