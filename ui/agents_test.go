@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/errorlab/errorlab/ui/internal/uitest"
+	"github.com/errorlab/errorlab/ui/pages/home"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -22,8 +23,8 @@ import (
 
 // agentsKeyIndex is how many times to press down on Home to reach Agents.
 func agentsKeyIndex(t testing.TB) int {
-	for i, it := range homeItems() {
-		if it.name == "Agents" {
+	for i, it := range home.Items() {
+		if it.Name == "Agents" {
 			return i
 		}
 	}

@@ -24,6 +24,8 @@ import (
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/pages/home"
+	"github.com/errorlab/errorlab/ui/pages/lablist"
 )
 
 // Options configure the app.
@@ -103,11 +105,11 @@ func New(opts Options) tea.Model {
 	h := help.New()
 	h.Styles = c.Styles.Help
 	a := &App{c: c, help: h}
-	a.stack = []common.Screen{newHome(c)}
+	a.stack = []common.Screen{home.New(c)}
 	if opts.Quiz != nil {
 		a.stack = append(a.stack, newQuizMenu(c, opts.Quiz))
 	} else if opts.ScenarioID != "" {
-		a.stack = append(a.stack, newLabList(c))
+		a.stack = append(a.stack, lablist.New(c))
 		if sc, ok := cat.Get(opts.ScenarioID); ok {
 			a.stack = append(a.stack, newScenarioScreen(c, sc))
 		} else {
@@ -162,7 +164,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		cmd = a.key(msg)
 	case common.OpenLabMsg:
-		cmd = a.push(newLabList(a.c))
+		cmd = a.push(lablist.New(a.c))
 	case common.OpenQuizMsg:
 		cmd = a.push(newQuizMenu(a.c, nil))
 	case common.NavMsg:
@@ -177,7 +179,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		cmd = a.push(newScenarioScreen(a.c, sc))
 	case common.OpenAgentPickerMsg:
-		cmd = a.push(newAgentPicker(a.c))
+		cmd = a.push(lablist.NewAgentPicker(a.c))
 	case common.OpenAgentsMsg:
 		cmd = a.push(newAgentsScreen(a.c, msg.ID, msg.FromScenario, msg.Rev))
 	case common.OpenExerciseMsg:

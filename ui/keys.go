@@ -36,23 +36,7 @@ func DefaultScenarioKeys() ScenarioKeys {
 	}
 }
 
-// ListKeys are the lab list's own keys.
-type ListKeys struct {
-	Open   key.Binding
-	Filter key.Binding
-	Accept key.Binding // enter while typing a filter
-	Clear  key.Binding // esc while a filter is typed or applied
-}
 
-// DefaultListKeys returns the lab list's keys.
-func DefaultListKeys() ListKeys {
-	return ListKeys{
-		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Accept: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		Clear:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-	}
-}
 
 // AgentsKeys are the agents screen's own keys.
 type AgentsKeys struct {

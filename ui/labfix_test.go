@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/errorlab/errorlab/ui/internal/uitest"
+	"github.com/errorlab/errorlab/ui/pages/lablist"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -299,7 +300,7 @@ func TestEscClosesFullHelp(t *testing.T) {
 	}
 	scenarioOf(t, m) // still on the scenario common.Screen
 	m, _ = uitest.Drive(m, uitest.Press("esc"))
-	if _, ok := m.(*App).top().(*labList); !ok {
+	if _, ok := m.(*App).top().(*lablist.Model); !ok {
 		t.Errorf("esc with the help closed did not go back: top is %T", m.(*App).top())
 	}
 }
@@ -410,13 +411,13 @@ func TestFilterCountIsLive(t *testing.T) {
 	for _, r := range "refund" {
 		m, _ = uitest.Drive(m, uitest.Press(string(r)))
 	}
-	l := m.(*App).top().(*labList)
-	if !l.filter.Focused() {
+	l := m.(*App).top().(*lablist.Model)
+	if !l.Capturing() {
 		t.Fatal("the filter lost focus")
 	}
-	want := fmt.Sprintf("%d of %d match", len(l.shown), len(cat.Scenarios))
-	if len(l.shown) == 0 || len(l.shown) == len(cat.Scenarios) {
-		t.Fatalf("filter matched %d", len(l.shown))
+	want := fmt.Sprintf("%d of %d match", l.Shown(), len(cat.Scenarios))
+	if l.Shown() == 0 || l.Shown() == len(cat.Scenarios) {
+		t.Fatalf("filter matched %d", l.Shown())
 	}
 	if line := uitest.LineWith(m.View(), "Lab scenarios"); !strings.Contains(line, want) {
 		t.Errorf("header %q lacks %q", line, want)

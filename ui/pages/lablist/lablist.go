@@ -1,4 +1,7 @@
-package ui
+// Package lablist is the lab's scenario list, grouped by lesson topic with
+// a live filter and each scenario's mark, and its variant the agents
+// picker (the series first, ⇄ for a subagent view).
+package lablist
 
 import (
 	"fmt"
@@ -15,14 +18,14 @@ import (
 	"github.com/errorlab/errorlab/ui/common"
 )
 
-// labList lists the scenarios grouped by lesson topic (scenarios.Topics
+// Model lists the scenarios grouped by lesson topic (scenarios.Topics
 // order), with a `/` filter and each scenario's mark: ✓ right first time,
 // ◑ right only after a miss (Progress.ScenarioMark, read live). The
 // agents picker is the same list with the afternoon series first; it
 // marks the scenarios that have a subagent view instead of progress.
-type labList struct {
+type Model struct {
 	c      *common.Common
-	keys   ListKeys
+	keys   KeyMap
 	filter textinput.Model
 	all    []*scenarios.Scenario
 	shown  []*scenarios.Scenario // filtered, in topic order
@@ -36,10 +39,10 @@ type labList struct {
 // seriesTopic groups the built-in series at the top of the agents picker.
 const seriesTopic = "series"
 
-// newAgentPicker lists "Four failures, one afternoon" first, then every
+// NewAgentPicker lists "Four failures, one afternoon" first, then every
 // scenario grouped as the lab list is; enter opens the agents screen.
-func newAgentPicker(c *common.Common) *labList {
-	m := newLabList(c)
+func NewAgentPicker(c *common.Common) *Model {
+	m := New(c)
 	m.agents = true
 	m.delegable = map[string]bool{}
 	for _, s := range m.all {
@@ -65,7 +68,9 @@ func newAgentPicker(c *common.Common) *labList {
 	return m
 }
 
-func newLabList(c *common.Common) *labList {
+// New lists the catalogue's scenarios grouped by topic, the cursor on
+// the first; enter opens the scenario screen.
+func New(c *common.Common) *Model {
 	ti := textinput.New()
 	ti.Prompt = "/ "
 	ti.Placeholder = "type to filter by title, id or topic"
@@ -74,7 +79,7 @@ func newLabList(c *common.Common) *labList {
 	ti.PromptStyle = c.Styles.Accent
 	ti.PlaceholderStyle = c.Styles.Muted
 	ti.Cursor.Style = c.Styles.Accent
-	m := &labList{c: c, keys: DefaultListKeys(), filter: ti}
+	m := &Model{c: c, keys: DefaultKeyMap(), filter: ti}
 	// Group by topic order whatever order the catalogue has.
 	for _, t := range scenarios.Topics {
 		for _, s := range c.Catalog.Scenarios {
@@ -92,25 +97,28 @@ func newLabList(c *common.Common) *labList {
 	return m
 }
 
-func (m *labList) Init() tea.Cmd { return nil }
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd { return nil }
 
-func (m *labList) Crumb() string {
+// Crumb implements common.Screen: "Lab", or "Agents" for the picker.
+func (m *Model) Crumb() string {
 	if m.agents {
 		return "Agents"
 	}
 	return "Lab"
 }
 
-func (m *labList) SetSize(w, h int) {
+// SetSize implements common.Screen.
+func (m *Model) SetSize(w, h int) {
 	m.w, m.h = w, h
 	m.filter.Width = max(w-6, 1)
 }
 
 // Capturing is true while the filter input has focus: q then types a q.
-func (m *labList) Capturing() bool { return m.filter.Focused() }
+func (m *Model) Capturing() bool { return m.filter.Focused() }
 
 // Back clears the filter (esc) before the root leaves the screen.
-func (m *labList) Back() bool {
+func (m *Model) Back() bool {
 	if m.filter.Value() != "" || m.filter.Focused() {
 		m.filter.SetValue("")
 		m.filter.Blur()
@@ -120,7 +128,8 @@ func (m *labList) Back() bool {
 	return false
 }
 
-func (m *labList) ShortHelp() []key.Binding {
+// ShortHelp implements help.KeyMap.
+func (m *Model) ShortHelp() []key.Binding {
 	if m.filter.Focused() {
 		return []key.Binding{m.keys.Accept, m.keys.Clear}
 	}
@@ -131,14 +140,19 @@ func (m *labList) ShortHelp() []key.Binding {
 	return bs
 }
 
-func (m *labList) FullHelp() [][]key.Binding {
+// FullHelp implements help.KeyMap.
+func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{m.c.Nav.Up, m.c.Nav.Down, m.c.Nav.PageUp, m.c.Nav.PageDown, m.c.Nav.Top, m.c.Nav.Bottom},
 		{m.keys.Open, m.keys.Filter, m.keys.Accept, m.keys.Clear},
 	}
 }
 
-func (m *labList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if e, ok := msg.(tea.MouseMsg); ok {
+		return m, m.mouse(e)
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
@@ -171,20 +185,53 @@ func (m *labList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Filter):
 		return m, m.filter.Focus()
 	case key.Matches(k, m.keys.Open):
-		if len(m.shown) == 0 {
-			m.c.SetStatus(common.StatusWarn, "no scenario matches the filter: esc clears it")
-			return m, nil
-		}
-		if m.agents {
-			return m, common.Send(common.OpenAgentsMsg{ID: m.shown[m.cursor].ID})
-		}
-		return m, common.Send(common.OpenScenarioMsg{ID: m.shown[m.cursor].ID})
+		return m, m.open()
 	}
 	m.move(k)
 	return m, nil
 }
 
-func (m *labList) move(k tea.KeyMsg) {
+// open asks the root for the scenario (or agents run) under the cursor.
+func (m *Model) open() tea.Cmd {
+	if len(m.shown) == 0 {
+		m.c.SetStatus(common.StatusWarn, "no scenario matches the filter: esc clears it")
+		return nil
+	}
+	if m.agents {
+		return common.Send(common.OpenAgentsMsg{ID: m.shown[m.cursor].ID})
+	}
+	return common.Send(common.OpenScenarioMsg{ID: m.shown[m.cursor].ID})
+}
+
+// mouse: the wheel moves the cursor; a left click selects the scenario
+// under the pointer and opens it when it was already selected.
+func (m *Model) mouse(e tea.MouseMsg) tea.Cmd {
+	if e.Action != tea.MouseActionPress || len(m.shown) == 0 {
+		return nil
+	}
+	switch e.Button {
+	case tea.MouseButtonWheelUp:
+		m.cursor = max(m.cursor-1, 0)
+	case tea.MouseButtonWheelDown:
+		m.cursor = min(m.cursor+1, len(m.shown)-1)
+	case tea.MouseButtonLeft:
+		rows, start, end := m.window()
+		i := start + e.Y - m.headH()
+		if e.Y < m.headH() || i >= end || rows[i].scen < 0 {
+			return nil
+		}
+		if rows[i].scen == m.cursor {
+			return m.open()
+		}
+		m.cursor = rows[i].scen
+	}
+	return nil
+}
+
+// Shown is how many scenarios the filter lets through.
+func (m *Model) Shown() int { return len(m.shown) }
+
+func (m *Model) move(k tea.KeyMsg) {
 	n := len(m.shown)
 	if n == 0 {
 		return
@@ -210,7 +257,7 @@ func (m *labList) move(k tea.KeyMsg) {
 // applyFilter keeps the scenarios whose title, id, topic or section holds
 // every word of the filter (case-insensitive), and keeps the cursor on
 // the same scenario when it is still shown.
-func (m *labList) applyFilter() {
+func (m *Model) applyFilter() {
 	var cur string
 	if m.cursor < len(m.shown) {
 		cur = m.shown[m.cursor].ID
@@ -251,7 +298,7 @@ type listRow struct {
 	header bool
 }
 
-func (m *labList) rows() []listRow {
+func (m *Model) rows() []listRow {
 	st := m.c.Styles
 	var rows []listRow
 	last := "\x00"
@@ -309,20 +356,47 @@ func (m *labList) rows() []listRow {
 	return rows
 }
 
-func (m *labList) listHeight() int {
+// window is the list's rows and the slice of them on screen, [start,
+// end): the cursor stays visible, with its topic header when possible.
+func (m *Model) window() (rows []listRow, start, end int) {
+	st := m.c.Styles
+	rows = m.rows()
+	lh := m.listHeight()
+	if len(m.all) == 0 {
+		rows = []listRow{{text: " " + st.Warn.Render("⚠ no scenarios are loaded"), scen: -1}}
+	} else if len(m.shown) == 0 {
+		rows = []listRow{{text: " " + st.Warn.Render("⚠ nothing matches; esc clears the filter"), scen: -1}}
+	}
+	cur := 0
+	for i, r := range rows {
+		if r.scen == m.cursor {
+			cur = i
+		}
+	}
+	if cur >= lh {
+		start = cur - lh + 1
+	}
+	if start > 0 && cur-2 >= 0 && cur-2 < start && rows[max(cur-1, 0)].header {
+		start = cur - 1
+	}
+	return rows, start, min(start+lh, len(rows))
+}
+
+func (m *Model) listHeight() int {
 	return max(m.h-m.headH()-m.previewH(), 1)
 }
 
-func (m *labList) headH() int { return 3 }
+func (m *Model) headH() int { return 3 }
 
-func (m *labList) previewH() int {
+func (m *Model) previewH() int {
 	if m.h >= 18 {
 		return 5
 	}
 	return 0
 }
 
-func (m *labList) View() string {
+// View implements tea.Model.
+func (m *Model) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
@@ -359,28 +433,8 @@ func (m *labList) View() string {
 	}
 	out = append(out, "")
 
-	rows := m.rows()
+	rows, start, end := m.window()
 	lh := m.listHeight()
-	if len(m.all) == 0 {
-		rows = []listRow{{text: " " + st.Warn.Render("⚠ no scenarios are loaded"), scen: -1}}
-	} else if len(m.shown) == 0 {
-		rows = []listRow{{text: " " + st.Warn.Render("⚠ nothing matches; esc clears the filter"), scen: -1}}
-	}
-	cur := 0
-	for i, r := range rows {
-		if r.scen == m.cursor {
-			cur = i
-		}
-	}
-	// Keep the cursor visible, with its topic header when possible.
-	start := 0
-	if cur >= lh {
-		start = cur - lh + 1
-	}
-	if start > 0 && cur-2 >= 0 && cur-2 < start && rows[max(cur-1, 0)].header {
-		start = cur - 1
-	}
-	end := min(start+lh, len(rows))
 	for _, r := range rows[start:end] {
 		out = append(out, r.text)
 	}
