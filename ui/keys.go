@@ -36,8 +36,6 @@ func DefaultScenarioKeys() ScenarioKeys {
 	}
 }
 
-
-
 // AgentsKeys are the agents screen's own keys.
 type AgentsKeys struct {
 	Step     key.Binding
