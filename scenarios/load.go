@@ -8,9 +8,11 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -130,13 +132,22 @@ func distance(a, b string) int {
 	return prev[len(b)]
 }
 
-// Default loads the built-in catalogue embedded in the binary.
+// embeddedLabel prefixes the built-in files' names in problems.
+const embeddedLabel = "embedded:scenarios"
+
+// Default loads the built-in catalogue embedded in the binary. Every file
+// is decoded strictly and its fields and names are checked, which loading
+// needs; the checks an outside file also gets ([CheckYAMLText] for hostile
+// text, and each scenario run against the engine under every revision)
+// are not repeated at every start. The embedded files cannot change after
+// the build, so `go test` runs them once: TestEmbeddedCatalogIsValid loads
+// the same files with [LoadFS].
 func Default() (*Catalog, error) {
 	sub, err := fs.Sub(assets.FS, "scenarios")
 	if err != nil {
 		return nil, err
 	}
-	return LoadFS(sub, "embedded:scenarios")
+	return loadFS(sub, embeddedLabel, false)
 }
 
 // Load returns the built-in catalogue, overlaid with the scenarios of dir
@@ -181,6 +192,12 @@ func (c *Catalog) add(s *Scenario) {
 // returns the catalogue sorted by topic then file name. label prefixes
 // file names in problems.
 func LoadFS(fsys fs.FS, label string) (*Catalog, error) {
+	return loadFS(fsys, label, true)
+}
+
+// loadFS is [LoadFS]. With full false (the embedded files, see [Default])
+// it skips [CheckYAMLText] and the engine run.
+func loadFS(fsys fs.FS, label string, full bool) (*Catalog, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the directory %s: %w", label, friendlyFSError(err))
@@ -196,33 +213,38 @@ func LoadFS(fsys fs.FS, label string) (*Catalog, error) {
 	if len(files) == 0 {
 		return nil, &LoadError{[]Problem{{File: label, Msg: "no *.yaml scenario files here"}}}
 	}
+	// The files are decoded (and checked) side by side, a worker per CPU:
+	// the YAML decoder is the cost of a start. They are added in order.
+	loaded := make([]loadedFile, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := range next {
+				loaded[i] = loadFile(fsys, files[i], path.Join(label, files[i]), full)
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	c := &Catalog{byID: map[string]*Scenario{}}
 	var problems []Problem
 	firstFile := map[string]string{}
-	for _, name := range files {
-		file := path.Join(label, name)
-		data, err := ReadContentFile(fsys, name)
-		if err != nil {
-			problems = append(problems, Problem{File: file, Msg: err.Error()})
+	for _, f := range loaded {
+		if len(f.problems) > 0 {
+			problems = append(problems, f.problems...)
 			continue
 		}
-		if cps := CheckYAMLText(data); len(cps) > 0 {
-			for _, cp := range cps {
-				problems = append(problems, Problem{File: file, Line: cp.Line, Column: cp.Column, Msg: cp.Msg})
-			}
-			continue
-		}
-		s, ps := parseScenario(file, data)
-		if len(ps) > 0 {
-			problems = append(problems, ps...)
-			continue
-		}
+		s := f.scenario
 		if prev, dup := firstFile[s.ID]; dup {
-			p := at(file, data, "$.id", fmt.Sprintf("duplicate scenario id %q (first defined in %s)", s.ID, prev))
+			p := at(f.file, f.data, "$.id", fmt.Sprintf("duplicate scenario id %q (first defined in %s)", s.ID, prev))
 			problems = append(problems, p)
 			continue
 		}
-		firstFile[s.ID] = file
+		firstFile[s.ID] = f.file
 		c.add(s)
 	}
 	if len(problems) > 0 {
@@ -230,6 +252,38 @@ func LoadFS(fsys fs.FS, label string) (*Catalog, error) {
 	}
 	c.sortByTopic()
 	return c, nil
+}
+
+// loadedFile is one content file read and decoded: its scenario, or the
+// problems that stop it loading.
+type loadedFile struct {
+	file     string
+	data     []byte
+	scenario *Scenario
+	problems []Problem
+}
+
+// loadFile reads, checks and decodes the file name of fsys; file is its
+// name in problems. With full it also gets [CheckYAMLText] and the engine
+// run.
+func loadFile(fsys fs.FS, name, file string, full bool) loadedFile {
+	f := loadedFile{file: file}
+	data, err := ReadContentFile(fsys, name)
+	if err != nil {
+		f.problems = []Problem{{File: file, Msg: err.Error()}}
+		return f
+	}
+	f.data = data
+	if full {
+		for _, cp := range CheckYAMLText(data) {
+			f.problems = append(f.problems, Problem{File: file, Line: cp.Line, Column: cp.Column, Msg: cp.Msg})
+		}
+		if len(f.problems) > 0 {
+			return f
+		}
+	}
+	f.scenario, f.problems = parseScenario(file, data, full)
+	return f
 }
 
 // sortByTopic orders scenarios by topic (Topics order), keeping file order
@@ -274,15 +328,20 @@ func ValidateDir(dir string) ([]Problem, int, error) {
 	return nil, len(c.Scenarios), nil
 }
 
-// parseScenario decodes one file strictly and validates it.
-func parseScenario(file string, data []byte) (*Scenario, []Problem) {
+// parseScenario decodes one file strictly and validates it; with engine,
+// a scenario whose structure is sound is also checked against the engine.
+func parseScenario(file string, data []byte, engine bool) (*Scenario, []Problem) {
 	var s Scenario
 	err := yaml.UnmarshalWithOptions(data, &s, yaml.Strict(), yaml.DisallowUnknownField())
 	if err != nil {
 		return nil, []Problem{yamlProblem(file, err)}
 	}
 	s.File = file
-	return &s, validate(file, data, &s)
+	ps := validate(file, data, &s)
+	if engine && len(ps) == 0 {
+		ps = checkAgainstEngine(file, data, &s)
+	}
+	return &s, ps
 }
 
 func yamlProblem(file string, err error) Problem {
@@ -371,9 +430,8 @@ var idPattern = func(id string) bool {
 	return true
 }
 
-// validate checks structure and names, then runs the good style under
-// every revision and checks the response against Expected and the best
-// action against sim/rules.
+// validate checks structure and names; [checkAgainstEngine] does the
+// rest.
 func validate(file string, data []byte, s *Scenario) []Problem {
 	var ps []Problem
 	bad := func(p, msg string, a ...any) { ps = append(ps, at(file, data, p, fmt.Sprintf(msg, a...))) }
@@ -458,10 +516,7 @@ func validate(file string, data []byte, s *Scenario) []Problem {
 			checkActions(bad, p, o.BestAction, o.AcceptableActions)
 		}
 	}
-	if len(ps) > 0 {
-		return ps
-	}
-	return append(ps, checkAgainstEngine(file, data, s)...)
+	return ps
 }
 
 func checkExpected(bad func(string, string, ...any), p string, e Expected) {
