@@ -22,27 +22,33 @@ const MaxContentFileBytes = 1 << 20
 // ReadContentFile reads one content file from fsys safely: regular files
 // only (no FIFO, device or link to one), at most MaxContentFileBytes.
 func ReadContentFile(fsys fs.FS, name string) ([]byte, error) {
+	return readContentFile(fsys, name, MaxContentFileBytes, "*.yaml")
+}
+
+// readContentFile reads a regular file of at most limit bytes; kind names
+// the files expected ("*.yaml") in the message for anything else.
+func readContentFile(fsys fs.FS, name string, limit int64, kind string) ([]byte, error) {
 	info, err := fs.Stat(fsys, name)
 	if err != nil {
 		return nil, friendlyFSError(err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s); content must be plain *.yaml files", info.Mode().Type())
+		return nil, fmt.Errorf("not a regular file (%s); content must be plain %s files", info.Mode().Type(), kind)
 	}
-	if info.Size() > MaxContentFileBytes {
-		return nil, fmt.Errorf("file is %d bytes; content files are limited to %d", info.Size(), MaxContentFileBytes)
+	if info.Size() > limit {
+		return nil, fmt.Errorf("file is %d bytes; content files are limited to %d", info.Size(), limit)
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, friendlyFSError(err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxContentFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, friendlyFSError(err)
 	}
-	if len(data) > MaxContentFileBytes {
-		return nil, fmt.Errorf("file grew past %d bytes while reading", MaxContentFileBytes)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("file grew past %d bytes while reading", limit)
 	}
 	return data, nil
 }
@@ -88,6 +94,26 @@ func forbiddenRune(r rune) bool {
 // aliases and merge keys (a few hundred bytes of nested aliases expand to
 // gigabytes). Cheap checks run first, so hostile input costs little.
 func CheckYAMLText(data []byte) []ContentProblem {
+	if out := checkRawText(data); len(out) > 0 {
+		return out
+	}
+	if p, deep := tooDeep(data); deep {
+		return []ContentProblem{p}
+	}
+	for _, tk := range lexer.Tokenize(string(data)) {
+		switch tk.Type {
+		case token.AnchorType, token.AliasType, token.MergeKeyType:
+			pos := tk.Position
+			return []ContentProblem{{pos.Line, pos.Column, "YAML anchors, aliases and merge keys are not allowed in content files: write each value out"}}
+		}
+	}
+	return decodedText(data)
+}
+
+// checkRawText finds, as written, what no content text may hold: invalid
+// UTF-8 and the characters forbiddenRune names (a carriage return is
+// fine: files may end lines with CRLF). It stops at five problems.
+func checkRawText(data []byte) []ContentProblem {
 	var out []ContentProblem
 	line, col := 1, 1
 	for i := 0; i < len(data); {
@@ -106,21 +132,7 @@ func CheckYAMLText(data []byte) []ContentProblem {
 		i += size
 		col++
 	}
-	if len(out) > 0 {
-		return out
-	}
-	if p, deep := tooDeep(data); deep {
-		return []ContentProblem{p}
-	}
-	for _, tk := range lexer.Tokenize(string(data)) {
-		switch tk.Type {
-		case token.AnchorType, token.AliasType, token.MergeKeyType:
-			pos := tk.Position
-			out = append(out, ContentProblem{pos.Line, pos.Column, "YAML anchors, aliases and merge keys are not allowed in content files: write each value out"})
-			return out
-		}
-	}
-	return decodedText(data)
+	return out
 }
 
 // tooDeep finds flow nesting ([ and {, counted everywhere, quoted or not,
