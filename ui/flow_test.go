@@ -62,7 +62,7 @@ func TestReferenceTop(t *testing.T) {
 	m, _ := uitest.Drive(New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}),
 		tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.Press("down"), uitest.Press("enter"))
 	view := m.View()
-	for _, want := range []string{"§1  Two layers of failure", "protocol error", "who deals with it"} {
+	for _, want := range []string{"§1 Two layers of failure", "protocol error", "who deals with it"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("reference lacks %q:\n%s", want, view)
 		}
