@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -14,32 +13,8 @@ import (
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/components/pane"
+	"github.com/errorlab/errorlab/ui/components/topicbars"
 )
-
-// topicBar renders a fraction as a static bar (bubbles/progress, drawn
-// with ViewAs: no animation). The fill characters read without colour.
-type topicBar struct {
-	m progress.Model
-}
-
-func newTopicBar(c *common.Common) topicBar {
-	full, empty := "#1A7F37", "#AFB8C1"
-	if c.R.HasDarkBackground() {
-		full, empty = "#56D364", "#484F58"
-	}
-	m := progress.New(progress.WithoutPercentage(), progress.WithSolidFill(full),
-		progress.WithColorProfile(c.R.ColorProfile()), progress.WithFillCharacters('█', '░'))
-	m.EmptyColor = empty
-	return topicBar{m: m}
-}
-
-func (b *topicBar) view(frac float64, w int) string {
-	if w < 1 {
-		return ""
-	}
-	b.m.Width = w
-	return b.m.ViewAs(max(min(frac, 1), 0))
-}
 
 // ---------------------------------------------------------------------
 // Exam results: the score, pass or fail, per-topic bars, time taken, and
@@ -54,14 +29,17 @@ type examResults struct {
 	timeUp bool
 	page   int // -1: the overview; i: the review of item i
 	items  []*quizItem
-	bar    topicBar
+	bars   *topicbars.Model // the score by topic
 	w, h   int
 	off    int // overview scroll
 }
 
 func newExamResults(c *common.Common, pool *quiz.Pool, s *quiz.Session, res quiz.Result, timeUp bool) *examResults {
-	return &examResults{c: c, keys: DefaultQuizKeys(), pool: pool, s: s, res: res, timeUp: timeUp, page: -1,
-		items: make([]*quizItem, len(s.Items)), bar: newTopicBar(c)}
+	m := &examResults{c: c, keys: DefaultQuizKeys(), pool: pool, s: s, res: res, timeUp: timeUp, page: -1,
+		items: make([]*quizItem, len(s.Items)), bars: topicbars.New(c)}
+	m.bars.SetHeading("By topic", "")
+	m.bars.SetRows(topicRows(res.ByTopic, res.PassMark))
+	return m
 }
 
 func (m *examResults) Init() tea.Cmd { return nil }
@@ -76,6 +54,7 @@ func (m *examResults) headLines() int {
 
 func (m *examResults) SetSize(w, h int) {
 	m.w, m.h = w, h
+	m.bars.SetSize(w, 0)
 	for _, q := range m.items {
 		if q != nil {
 			q.SetSize(w, max(h-m.headLines(), 1))
@@ -268,8 +247,7 @@ func (m *examResults) overview() []string {
 	}
 	add(" " + st.Muted.Render(taken))
 	add("")
-	add(" " + st.Heading.Render("By topic"))
-	lines = append(lines, topicRows(m.c, &m.bar, r.ByTopic, r.PassMark, w)...)
+	lines = append(lines, m.bars.Lines()...)
 	add("")
 	add(" " + st.Heading.Render("Your answers") + st.Muted.Render(" · → walks through each with every explanation"))
 	add(m.answerRow(w))
@@ -287,29 +265,20 @@ func (m *examResults) overview() []string {
 	return lines
 }
 
-// topicRows are the per-topic bars of a result: title, bar, right/total
-// and percent, with ✓ when at or above the pass line.
-func topicRows(c *common.Common, bar *topicBar, by []quiz.TopicScore, passMark float64, w int) []string {
-	st := c.Styles
-	titleW := 0
-	for _, t := range by {
-		titleW = max(titleW, ansi.StringWidth(quiz.TopicTitle(t.Topic)))
-	}
-	const numW = 13 // " 10/10 100% ✓"
-	barW := min(max(w-titleW-numW-5, 8), 30)
-	titleW = min(titleW, max(w-barW-numW-5, 8))
-	var out []string
+// topicRows are the per-topic bars of a result: title, right/total and
+// percent, with ✓ when at or above the pass line.
+func topicRows(by []quiz.TopicScore, passMark float64) []topicbars.Row {
+	rows := make([]topicbars.Row, 0, len(by))
 	for _, t := range by {
 		f := t.Fraction()
-		mark := st.OK.Render("✓")
+		mark := topicbars.Pass
 		if f < passMark {
-			mark = st.Bad.Render("✗")
+			mark = topicbars.Fail
 		}
-		title := quizPad(ansi.Truncate(quiz.TopicTitle(t.Topic), titleW, "…"), titleW)
 		nums := fmt.Sprintf("%5s %4s", fmt.Sprintf("%d/%d", t.Correct, t.Total), fmt.Sprintf("%d%%", pct(t.Correct, t.Total)))
-		out = append(out, quizFit("  "+title+"  "+bar.view(f, barW)+" "+nums+" "+mark, w))
+		rows = append(rows, topicbars.Row{Title: quiz.TopicTitle(t.Topic), Fraction: f, Numbers: nums, Mark: mark})
 	}
-	return out
+	return rows
 }
 
 // ---------------------------------------------------------------------
@@ -322,7 +291,7 @@ type quizResults struct {
 	pool *quiz.Pool
 	sum  quiz.Summary
 	err  error
-	bar  topicBar
+	bars *topicbars.Model // mastery by topic
 
 	banner   string // what the session that just ended scored
 	bannerOK bool
@@ -335,7 +304,9 @@ type quizResults struct {
 }
 
 func newQuizResults(c *common.Common, pool *quiz.Pool) *quizResults {
-	m := &quizResults{c: c, keys: DefaultQuizKeys(), pool: pool, bar: newTopicBar(c), curAt: -1}
+	m := &quizResults{c: c, keys: DefaultQuizKeys(), pool: pool, bars: topicbars.New(c), curAt: -1}
+	m.bars.MaxBar = 24
+	m.bars.SetHeading("Mastery by topic", fmt.Sprintf("%8s %8s %4s %5s", "mastered", "answered", "of", "right"))
 	m.reload()
 	return m
 }
@@ -490,18 +461,7 @@ func (m *quizResults) rebuild() {
 	}
 	add("")
 
-	const numW = 28 // "mastered answered   of right"
-	titleW := 0
-	for _, t := range m.sum.Topics {
-		titleW = max(titleW, ansi.StringWidth(t.Title))
-	}
-	avail := max(w-2-2-1-numW-1, 16)
-	barW := min(max(avail-titleW, 8), 24)
-	titleW = min(titleW, avail-barW)
-	// The heading carries the column labels, right above their numbers.
-	heading := " " + st.Heading.Render("Mastery by topic")
-	labels := fmt.Sprintf("%8s %8s %4s %5s", "mastered", "answered", "of", "right")
-	add(quizPad(heading, 2+titleW+2+barW+1) + st.Muted.Render(labels))
+	rows := make([]topicbars.Row, 0, len(m.sum.Topics))
 	for _, t := range m.sum.Topics {
 		frac := 0.0
 		if t.Items > 0 {
@@ -511,10 +471,12 @@ func (m *quizResults) rebuild() {
 		if t.Right+t.Wrong > 0 {
 			acc = fmt.Sprintf("%d%%", int(t.Accuracy*100+0.5))
 		}
-		title := quizPad(ansi.Truncate(t.Title, titleW, "…"), titleW)
 		nums := fmt.Sprintf("%8d %8d %4d %5s", t.Mastered, t.Answered, t.Items, acc)
-		add("  " + title + "  " + m.bar.view(frac, barW) + " " + nums)
+		rows = append(rows, topicbars.Row{Title: t.Title, Fraction: frac, Numbers: nums})
 	}
+	m.bars.SetRows(rows)
+	m.bars.SetSize(w, 0)
+	lines = append(lines, m.bars.Lines()...)
 	add("")
 
 	add(" " + st.Heading.Render("Mock exams") + st.Muted.Render(" · latest first"))
