@@ -26,6 +26,7 @@ import (
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/pages/home"
 	"github.com/errorlab/errorlab/ui/pages/lablist"
+	quizpage "github.com/errorlab/errorlab/ui/pages/quiz"
 )
 
 // Options configure the app.
@@ -60,15 +61,9 @@ type Options struct {
 	Notice string
 }
 
-// QuizStart opens the app directly in a quiz session (`errorlab quiz`).
-type QuizStart struct {
-	Mode     quiz.Mode
-	Topic    string  // "" = every topic
-	Count    int     // 0 = the mode's default
-	Minutes  int     // exam time limit; 0 = 90 s per question
-	Seed     uint64  // 0 = from the clock
-	PassMark float64 // exam pass line as a fraction; 0 = quiz.DefaultPassMark
-}
+// QuizStart opens the app directly in a quiz session (`errorlab quiz`):
+// mode, topic, count, exam minutes, seed and pass line.
+type QuizStart = quizpage.Start
 
 // Run starts the app full screen (alternate screen) and returns when the
 // user quits. The error is Bubble Tea's (no terminal, a failed render).
@@ -107,7 +102,7 @@ func New(opts Options) tea.Model {
 	a := &App{c: c, help: h}
 	a.stack = []common.Screen{home.New(c)}
 	if opts.Quiz != nil {
-		a.stack = append(a.stack, newQuizMenu(c, opts.Quiz))
+		a.stack = append(a.stack, quizpage.NewMenu(c, opts.Quiz))
 	} else if opts.ScenarioID != "" {
 		a.stack = append(a.stack, lablist.New(c))
 		if sc, ok := cat.Get(opts.ScenarioID); ok {
@@ -144,7 +139,7 @@ func (a *App) top() common.Screen { return a.stack[len(a.stack)-1] }
 
 // Init implements tea.Model.
 func (a *App) Init() tea.Cmd {
-	if qm, ok := a.top().(*quizMenu); ok {
+	if qm, ok := a.top().(*quizpage.Menu); ok {
 		return qm.Activate() // `errorlab quiz`: build the pool, then start
 	}
 	return nil
@@ -166,9 +161,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.OpenLabMsg:
 		cmd = a.push(lablist.New(a.c))
 	case common.OpenQuizMsg:
-		cmd = a.push(newQuizMenu(a.c, nil))
+		cmd = a.push(quizpage.NewMenu(a.c, nil))
 	case common.NavMsg:
-		cmd = a.quizNav(msg)
+		cmd = a.nav(msg)
 	case common.OpenReferenceMsg:
 		cmd = a.push(newReference(a.c))
 	case common.OpenScenarioMsg:
@@ -296,6 +291,21 @@ func (a *App) pop() tea.Cmd {
 		return ac.Activate()
 	}
 	return nil
+}
+
+// nav is the root's handling of common.NavMsg: a page moving between
+// its own screens.
+func (a *App) nav(m common.NavMsg) tea.Cmd {
+	if m.Pop {
+		return a.pop()
+	}
+	if m.Replace {
+		a.dropTop()
+	}
+	if m.Push == nil {
+		return nil
+	}
+	return a.push(m.Push)
 }
 
 // layout recomputes the help bar and gives the active screen the space

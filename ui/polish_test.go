@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -11,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
@@ -150,106 +148,6 @@ func TestStripVerdict(t *testing.T) {
 	if line := uitest.LineWith(view, "Here:"); line == "" || strings.Contains(line, "Here: Right") {
 		t.Errorf("feedback line %q", line)
 	}
-	// A quiz item's explanation under its tag.
-	pool := testPool(t)
-	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 1, Seed: 7})
-	qm := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Count: 1, Seed: 7})
-	qm, _ = uitest.Drive(qm, answerKeys(s.Items[0], false)...)
-	qm, _ = uitest.Drive(qm, uitest.Press("enter"))
-	v := qm.View()
-	if !strings.Contains(v, "✓ correct") || strings.Contains(v, "correct: Yes") || strings.Contains(v, "correct · your pick: Yes") {
-		t.Errorf("double label in the explanations:\n%s", v)
-	}
-}
-
-// Item 3: moving the practice topic to a small one and back keeps the
-// chosen count.
-func TestPracticeCountSurvivesTopicChange(t *testing.T) {
-	var items []*quiz.Item
-	for i := range 30 {
-		items = append(items, testQuestion(fmt.Sprintf("t/big%d", i), quiz.Topics[0].ID, false, "A", "Stem?", "yes", "no"))
-	}
-	for i := range 3 {
-		items = append(items, testQuestion(fmt.Sprintf("t/small%d", i), quiz.Topics[1].ID, false, "A", "Stem?", "yes", "no"))
-	}
-	pool, err := quiz.NewPool(items, nil)
-	must(t, err)
-	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
-	m, _ := uitest.Drive(New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}), uitest.Size120)
-	for !strings.Contains(uitest.LineWith(m.View(), "▸"), "Practice & exam") {
-		m, _ = uitest.Drive(m, uitest.Press("down"))
-	}
-	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press("enter"))
-	menu := m.(*App).top().(*quizMenu)
-	count := func() string { return strings.Join(strings.Fields(uitest.LineWith(m.View(), "Questions")), " ") }
-	if c := count(); !strings.Contains(c, "10") || !strings.Contains(c, "of 33") {
-		t.Fatalf("default count: %q", c)
-	}
-	m, _ = uitest.Drive(m, uitest.Press("right"), uitest.Press("right")) // the second topic: 3 items
-	if c := count(); !strings.Contains(c, "‹ 3 ›") && !strings.Contains(c, " 3 of 3") {
-		t.Fatalf("small topic count: %q", c)
-	}
-	m, _ = uitest.Drive(m, uitest.Press("left"), uitest.Press("left")) // back to all topics
-	if c := count(); !strings.Contains(c, "10 of 33") || menu.practiceCount() != 10 {
-		t.Fatalf("back on all topics the count is %q (%d), want 10", c, menu.practiceCount())
-	}
-	// Starting on the small topic asks for what it has.
-	m, _ = uitest.Drive(m, uitest.Press("right"), uitest.Press("right"), uitest.Press("enter"))
-	if s := sessionOf(t, m); len(s.s.Items) != 3 {
-		t.Errorf("small-topic practice has %d items", len(s.s.Items))
-	}
-}
-
-// Item 4: the menu says what Review counts; exam results offer to
-// practise the missed questions.
-func TestReviewWording(t *testing.T) {
-	pool := testPool(t)
-	store := quiz.Memory()
-	ids := []string{}
-	for _, it := range pool.Items {
-		ids = append(ids, it.ID)
-	}
-	if len(ids) < 5 {
-		t.Fatalf("pool of %d", len(ids))
-	}
-	must(t, store.RecordItem(ids[0], "x", false, quizT0))
-	must(t, store.RecordItem(ids[1], "x", false, quizT0))
-	for _, id := range ids[2:5] {
-		must(t, store.RecordItem(id, "x", true, quizT0))
-	}
-	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
-	m, _ := uitest.Drive(New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store}), uitest.Size120)
-	for !strings.Contains(uitest.LineWith(m.View(), "▸"), "Practice & exam") {
-		m, _ = uitest.Drive(m, uitest.Press("down"))
-	}
-	m, _ = uitest.Drive(m, uitest.Press("enter"))
-	if line := uitest.LineWith(m.View(), "Review"); !strings.Contains(line, "Review (2 missed · 3 still learning)") {
-		t.Errorf("menu review line %q", line)
-	}
-
-	// An exam with wrong answers: p practises exactly the missed ones.
-	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 3, Seed: 4})
-	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4})
-	m, _ = uitest.Drive(m, answerKeys(s.Items[0], false)...)
-	m, _ = uitest.Drive(m, uitest.Press("right"))
-	m, _ = uitest.Drive(m, answerKeys(s.Items[1], true)...)
-	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("y"))
-	view := strings.Join(strings.Fields(m.View()), " ")
-	if !strings.Contains(view, "2 questions to revisit. p or enter: practise these 2 now") {
-		t.Errorf("results do not offer to practise the missed:\n%s", m.View())
-	}
-	m, _ = uitest.Drive(m, uitest.Press("p"))
-	rs := sessionOf(t, m)
-	if rs.s.Mode != quiz.Review || len(rs.s.Items) != 2 || rs.s.Items[0].ID != s.Items[0].ID || rs.s.Items[1].ID != s.Items[2].ID {
-		var got []string
-		for _, it := range rs.s.Items {
-			got = append(got, it.ID)
-		}
-		t.Errorf("p started %s of %v, want a review of %s and %s", rs.s.Mode, got, s.Items[0].ID, s.Items[2].ID)
-	}
-	if !strings.Contains(m.View(), "reviewing the 2 questions you missed") {
-		t.Errorf("no status:\n%s", m.View())
-	}
 }
 
 // Item 6: the series has no subagent view, so its help does not offer c;
@@ -283,28 +181,6 @@ func TestAgentsHelpAndSituation(t *testing.T) {
 	a := agentsOf(t, m)
 	if !a.sitCut || !strings.Contains(uitest.Flat(a.summaryLines(77)), uitest.Flat("Situation: "+sit)) {
 		t.Errorf("at 80x24 the situation is not in the summary:\n%s", a.summaryLines(77))
-	}
-}
-
-// Item 7: the exam's leave prompt wraps at 60 columns.
-func TestExamLeavePromptWraps(t *testing.T) {
-	pool := testPool(t)
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4},
-		tea.WindowSizeMsg{Width: 60, Height: 24}, uitest.Press("esc"))
-	view := m.View()
-	for _, want := range []string{"leave and discard", "n or esc stay in the exam"} {
-		if !strings.Contains(view, want) {
-			t.Errorf("leave prompt lacks %q:\n%s", want, view)
-		}
-	}
-	for _, l := range strings.Split(view, "\n") {
-		if ansi.StringWidth(l) > 60 {
-			t.Errorf("line wider than 60: %q", l)
-		}
-	}
-	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("s"))
-	if v := m.View(); !strings.Contains(v, "n or esc keep working") {
-		t.Errorf("submit prompt:\n%s", v)
 	}
 }
 
@@ -350,9 +226,9 @@ func TestTellTheCustomerQuotesTheTool(t *testing.T) {
 		t.Skip("no " + uitest.RefundWindowID)
 	}
 	ex, err := sc.Exchange(context.Background(), mockserver.StyleGood, sc.Revision())
-	must(t, err)
+	uitest.Must(t, err)
 	c, err := rules.Classify(ex.Response)
-	must(t, err)
+	uitest.Must(t, err)
 	want := c.Meta.CustomerMessage
 	if want == "" || want == strings.Join(strings.Fields(sc.CustomerMessage), " ") {
 		t.Skipf("the tool's customerMessage %q does not differ from the scenario's", want)

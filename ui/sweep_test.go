@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"testing"
 
@@ -49,9 +48,6 @@ func screenStates(t testing.TB) map[string]tea.Model {
 		"exercise":            mk(uitest.StoreDownID, uitest.Press("enter"), uitest.Press("e")),
 		"exercise-answered":   mk(uitest.StoreDownID, uitest.Press("enter"), uitest.Press("e"), uitest.Press("2"), uitest.Press("3"), uitest.Press("4")),
 	}
-	for name, m := range quizScreenStates(t) {
-		states[name] = m
-	}
 	return states
 }
 
@@ -64,57 +60,12 @@ func toAgents(t testing.TB) []tea.Msg {
 	return append(in, uitest.Press("enter"))
 }
 
-func sweepSizes() [][2]int {
-	var sizes [][2]int
-	for w := 1; w <= 300; w += 7 {
-		for h := 1; h <= 100; h += 5 {
-			sizes = append(sizes, [2]int{w, h})
-		}
-	}
-	return append(sizes, [2]int{1, 1}, [2]int{59, 19}, [2]int{60, 20}, [2]int{80, 24}, [2]int{120, 40}, [2]int{300, 100}, [2]int{99, 30}, [2]int{100, 30}, [2]int{60, 19}, [2]int{59, 20})
-}
-
 // TestSizeSweep resizes every screen through widths 1..300 and heights
 // 1..100: View never panics, and from 60x20 up no line is wider than the
-// terminal and the frame is no taller than it.
+// terminal and the frame is no taller than it. The quiz screens' states
+// are swept in ui/pages/quiz (TestQuizSizeSweep).
 func TestSizeSweep(t *testing.T) {
-	states := screenStates(t)
-	names := make([]string, 0, len(states))
-	for n := range states {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		m := states[name]
-		t.Run(name, func(t *testing.T) {
-			for _, sz := range sweepSizes() {
-				w, h := sz[0], sz[1]
-				var view string
-				func() {
-					defer func() {
-						if r := recover(); r != nil {
-							t.Fatalf("%dx%d: panic: %v", w, h, r)
-						}
-					}()
-					m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-					view = m.View()
-				}()
-				lines := strings.Split(view, "\n")
-				if w >= common.MinWidth && h >= common.MinHeight {
-					for i, l := range lines {
-						if lw := ansi.StringWidth(l); lw > w {
-							t.Fatalf("%dx%d: line %d is %d wide:\n%s", w, h, i, lw, l)
-						}
-					}
-					if len(lines) > h {
-						t.Fatalf("%dx%d: %d lines", w, h, len(lines))
-					}
-				} else if !strings.Contains(strings.Join(strings.Fields(view), " "), "too small") && w >= 10 && h >= 5 {
-					t.Fatalf("%dx%d: no too-small message:\n%s", w, h, view)
-				}
-			}
-		})
-	}
+	uitest.Sweep(t, screenStates(t))
 }
 
 // TestEveryScenarioRenders opens every built-in scenario, makes the call

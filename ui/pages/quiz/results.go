@@ -1,4 +1,4 @@
-package ui
+package quiz
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/errorlab/errorlab/quiz"
+	qz "github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/components/pane"
 	"github.com/errorlab/errorlab/ui/components/topicbars"
@@ -22,21 +22,21 @@ import (
 
 type examResults struct {
 	c      *common.Common
-	keys   QuizKeys
-	pool   *quiz.Pool
-	s      *quiz.Session
-	res    quiz.Result
+	keys   KeyMap
+	pool   *qz.Pool
+	s      *qz.Session
+	res    qz.Result
 	timeUp bool
 	page   int // -1: the overview; i: the review of item i
-	items  []*quizItem
+	items  []*question
 	bars   *topicbars.Model // the score by topic
 	w, h   int
 	off    int // overview scroll
 }
 
-func newExamResults(c *common.Common, pool *quiz.Pool, s *quiz.Session, res quiz.Result, timeUp bool) *examResults {
-	m := &examResults{c: c, keys: DefaultQuizKeys(), pool: pool, s: s, res: res, timeUp: timeUp, page: -1,
-		items: make([]*quizItem, len(s.Items)), bars: topicbars.New(c)}
+func newExamResults(c *common.Common, pool *qz.Pool, s *qz.Session, res qz.Result, timeUp bool) *examResults {
+	m := &examResults{c: c, keys: DefaultKeyMap(), pool: pool, s: s, res: res, timeUp: timeUp, page: -1,
+		items: make([]*question, len(s.Items)), bars: topicbars.New(c)}
 	m.bars.SetHeading("By topic", "")
 	m.bars.SetRows(topicRows(res.ByTopic, res.PassMark))
 	return m
@@ -62,9 +62,9 @@ func (m *examResults) SetSize(w, h int) {
 	}
 }
 
-func (m *examResults) item(i int) *quizItem {
+func (m *examResults) item(i int) *question {
 	if m.items[i] == nil {
-		q := newQuizItem(m.c, m.s.Items[i], "")
+		q := newQuestion(m.c, m.s.Items[i], "")
 		if a := m.s.Answers[i]; a != nil {
 			q.SetAnswer(a)
 		}
@@ -105,7 +105,7 @@ func (m *examResults) reviewMissed() tea.Cmd {
 	for _, id := range m.res.Missed {
 		missed[id] = true
 	}
-	var items []*quiz.Item
+	var items []*qz.Item
 	for _, it := range m.s.Items {
 		if missed[it.ID] {
 			items = append(items, it)
@@ -116,10 +116,10 @@ func (m *examResults) reviewMissed() tea.Cmd {
 		m.c.SetStatus(common.StatusInfo, "nothing to revisit: every answer was right · r shows your results")
 		return nil
 	}
-	s := &quiz.Session{Mode: quiz.Review, Items: items, Answers: make([]quiz.Answer, len(items)),
-		Flags: make([]bool, len(items)), Started: quizNow(), PassMark: m.s.PassMark, Seed: m.s.Seed}
-	m.c.SetStatus(common.StatusInfo, "reviewing the %s you missed, in exam order", quizPlural(len(items), "question"))
-	return common.Send(common.NavMsg{Push: newQuizSession(m.c, m.pool, s, nil)})
+	s := &qz.Session{Mode: qz.Review, Items: items, Answers: make([]qz.Answer, len(items)),
+		Flags: make([]bool, len(items)), Started: timeNow(), PassMark: m.s.PassMark, Seed: m.s.Seed}
+	m.c.SetStatus(common.StatusInfo, "reviewing the %s you missed, in exam order", common.Plural(len(items), "question"))
+	return common.Send(common.NavMsg{Push: newSession(m.c, m.pool, s, nil)})
 }
 
 func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -136,7 +136,7 @@ func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.page = min(m.page+1, len(m.s.Items)-1)
 		return m, nil
 	case key.Matches(k, keys.Results):
-		return m, common.Send(common.NavMsg{Push: newQuizResults(m.c, m.pool)})
+		return m, common.Send(common.NavMsg{Push: newResults(m.c, m.pool)})
 	case key.Matches(k, keys.Practise), m.page < 0 && key.Matches(k, keys.Open):
 		return m, m.reviewMissed()
 	}
@@ -189,7 +189,7 @@ func (m *examResults) answerRow(w int) string {
 	}
 	// Too wide: just the symbols.
 	r, _ := row(false)
-	return quizFit(r, w)
+	return fit(r, w)
 }
 
 func (m *examResults) View() string {
@@ -213,8 +213,8 @@ func (m *examResults) View() string {
 		if m.s.Flags[m.page] {
 			head += " " + st.Warn.Render("⚑")
 		}
-		head += st.Muted.Render(" · " + quiz.TopicTitle(it.Topic) + kindLabel(it.Kind))
-		lines := []string{quizFit(head, m.w), m.answerRow(m.w)}
+		head += st.Muted.Render(" · " + qz.TopicTitle(it.Topic) + kindLabel(it.Kind))
+		lines := []string{fit(head, m.w), m.answerRow(m.w)}
 		if m.headLines() == 3 {
 			lines = append(lines, "")
 		}
@@ -233,7 +233,7 @@ func (m *examResults) overview() []string {
 	w := m.w
 	r := m.res
 	var lines []string
-	add := func(s string) { lines = append(lines, quizFit(s, w)) }
+	add := func(s string) { lines = append(lines, fit(s, w)) }
 	add("")
 	score := fmt.Sprintf("%d of %d right (%d%%) · pass line %d%%", r.Correct, r.Total, pct(r.Correct, r.Total), int(r.PassMark*100+0.5))
 	if r.Passed {
@@ -257,8 +257,8 @@ func (m *examResults) overview() []string {
 		if n == 1 {
 			these = "it"
 		}
-		text := fmt.Sprintf("%s to revisit. p or enter: practise %s now, a review of just the questions you missed, in exam order, each explained as you answer.", quizPlural(n, "question"), these)
-		for _, l := range quizWrap(text, max(w-2, 10)) {
+		text := fmt.Sprintf("%s to revisit. p or enter: practise %s now, a review of just the questions you missed, in exam order, each explained as you answer.", common.Plural(n, "question"), these)
+		for _, l := range wrap(text, max(w-2, 10)) {
 			add(" " + l)
 		}
 	}
@@ -267,7 +267,7 @@ func (m *examResults) overview() []string {
 
 // topicRows are the per-topic bars of a result: title, right/total and
 // percent, with ✓ when at or above the pass line.
-func topicRows(by []quiz.TopicScore, passMark float64) []topicbars.Row {
+func topicRows(by []qz.TopicScore, passMark float64) []topicbars.Row {
 	rows := make([]topicbars.Row, 0, len(by))
 	for _, t := range by {
 		f := t.Fraction()
@@ -276,7 +276,7 @@ func topicRows(by []quiz.TopicScore, passMark float64) []topicbars.Row {
 			mark = topicbars.Fail
 		}
 		nums := fmt.Sprintf("%5s %4s", fmt.Sprintf("%d/%d", t.Correct, t.Total), fmt.Sprintf("%d%%", pct(t.Correct, t.Total)))
-		rows = append(rows, topicbars.Row{Title: quiz.TopicTitle(t.Topic), Fraction: f, Numbers: nums, Mark: mark})
+		rows = append(rows, topicbars.Row{Title: qz.TopicTitle(t.Topic), Fraction: f, Numbers: nums, Mark: mark})
 	}
 	return rows
 }
@@ -285,11 +285,11 @@ func topicRows(by []quiz.TopicScore, passMark float64) []topicbars.Row {
 // Results: mastery per topic, exam history, weakest topics (enter
 // practises one).
 
-type quizResults struct {
+type results struct {
 	c    *common.Common
-	keys QuizKeys
-	pool *quiz.Pool
-	sum  quiz.Summary
+	keys KeyMap
+	pool *qz.Pool
+	sum  qz.Summary
 	err  error
 	bars *topicbars.Model // mastery by topic
 
@@ -303,8 +303,8 @@ type quizResults struct {
 	curAt  int // line of the cursor's weak topic, -1 without one
 }
 
-func newQuizResults(c *common.Common, pool *quiz.Pool) *quizResults {
-	m := &quizResults{c: c, keys: DefaultQuizKeys(), pool: pool, bars: topicbars.New(c), curAt: -1}
+func newResults(c *common.Common, pool *qz.Pool) *results {
+	m := &results{c: c, keys: DefaultKeyMap(), pool: pool, bars: topicbars.New(c), curAt: -1}
 	m.bars.MaxBar = 24
 	m.bars.SetHeading("Mastery by topic", fmt.Sprintf("%8s %8s %4s %5s", "mastered", "answered", "of", "right"))
 	m.reload()
@@ -312,32 +312,32 @@ func newQuizResults(c *common.Common, pool *quiz.Pool) *quizResults {
 }
 
 // reload reads progress again (after a practice session on top).
-func (m *quizResults) reload() {
+func (m *results) reload() {
 	p, err := m.c.Progress.Load()
 	m.err = err
 	if err != nil || p == nil {
-		p = &quiz.Progress{Items: map[string]quiz.ItemRecord{}, Scenarios: map[string]quiz.ScenarioRecord{}}
+		p = &qz.Progress{Items: map[string]qz.ItemRecord{}, Scenarios: map[string]qz.ScenarioRecord{}}
 	}
-	m.sum = quiz.Summarize(m.pool, p)
+	m.sum = qz.Summarize(m.pool, p)
 	m.cursor = min(m.cursor, max(len(m.sum.Weakest)-1, 0))
 	m.rebuild()
 }
 
 // Activate refreshes the numbers when a session returns here.
-func (m *quizResults) Activate() tea.Cmd {
+func (m *results) Activate() tea.Cmd {
 	m.reload()
 	return nil
 }
 
-func (m *quizResults) Init() tea.Cmd { return nil }
-func (m *quizResults) Crumb() string { return "Results" }
+func (m *results) Init() tea.Cmd { return nil }
+func (m *results) Crumb() string { return "Results" }
 
-func (m *quizResults) SetSize(w, h int) {
+func (m *results) SetSize(w, h int) {
 	m.w, m.h = w, h
 	m.rebuild()
 }
 
-func (m *quizResults) ShortHelp() []key.Binding {
+func (m *results) ShortHelp() []key.Binding {
 	k := m.keys
 	var bs []key.Binding
 	if len(m.sum.Weakest) > 0 {
@@ -352,7 +352,7 @@ func (m *quizResults) ShortHelp() []key.Binding {
 	return bs
 }
 
-func (m *quizResults) FullHelp() [][]key.Binding {
+func (m *results) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{withHelp(m.c.Nav.Up, "↑/↓", "choose a weak topic (or scroll)"), withHelp(k.Open, "enter", "practise the chosen weak topic"),
@@ -361,7 +361,7 @@ func (m *quizResults) FullHelp() [][]key.Binding {
 	}
 }
 
-func (m *quizResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *results) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
@@ -388,7 +388,7 @@ func (m *quizResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *quizResults) follow() {
+func (m *results) follow() {
 	if m.curAt < 0 {
 		return
 	}
@@ -405,8 +405,8 @@ func (m *quizResults) follow() {
 
 // practise opens a practice session on a topic ("" = all), coming back
 // here at its end.
-func (m *quizResults) practise(topic string) tea.Cmd {
-	s, err := startQuiz(m.c, m.pool, quiz.Options{Mode: quiz.Practice, Topic: topic, Count: 10}, m)
+func (m *results) practise(topic string) tea.Cmd {
+	s, err := startQuiz(m.c, m.pool, qz.Options{Mode: qz.Practice, Topic: topic, Count: 10}, m)
 	if err != nil {
 		m.c.SetStatus(common.StatusError, "%v", err)
 		return nil
@@ -414,11 +414,11 @@ func (m *quizResults) practise(topic string) tea.Cmd {
 	return common.Send(common.NavMsg{Push: s})
 }
 
-func (m *quizResults) rebuild() {
+func (m *results) rebuild() {
 	st := m.c.Styles
 	w := max(m.w, 1)
 	var lines []string
-	add := func(s string) { lines = append(lines, quizFit(s, w)) }
+	add := func(s string) { lines = append(lines, fit(s, w)) }
 	add("")
 	if m.banner != "" {
 		mark, bs := "✓ ", st.OK
@@ -429,7 +429,7 @@ func (m *quizResults) rebuild() {
 		add("")
 	}
 	if m.err != nil {
-		for _, l := range quizWrap("✗ Your progress could not be read: "+m.err.Error(), w-2) {
+		for _, l := range wrap("✗ Your progress could not be read: "+m.err.Error(), w-2) {
 			add(" " + st.Bad.Render(l))
 		}
 		add("")
@@ -438,7 +438,7 @@ func (m *quizResults) rebuild() {
 	add(" " + st.Heading.Render("Weakest topics") + st.Muted.Render(" · enter practises the topic under ▸"))
 	m.curAt = -1
 	if len(m.sum.Weakest) == 0 {
-		for _, l := range quizWrap("None yet: answer some questions (Practice or a Mock exam) and the topics you miss most show here.", w-4) {
+		for _, l := range wrap("None yet: answer some questions (Practice or a Mock exam) and the topics you miss most show here.", w-4) {
 			add("   " + st.Muted.Render(l))
 		}
 	}
@@ -457,7 +457,7 @@ func (m *quizResults) rebuild() {
 		}
 		detail := fmt.Sprintf("%d%% right · %d missed now", int(tm.Accuracy*100+0.5), tm.Missed)
 		room := min(max(w-4-ansi.StringWidth(detail)-2, 8), weakW)
-		add(lead + ts.Render(quizPad(ansi.Truncate(tm.Title, room, "…"), room)) + "  " + st.Muted.Render(detail))
+		add(lead + ts.Render(pad(ansi.Truncate(tm.Title, room, "…"), room)) + "  " + st.Muted.Render(detail))
 	}
 	add("")
 
@@ -498,7 +498,7 @@ func (m *quizResults) rebuild() {
 			res, st.Muted.Render(fmt.Sprintf("pass line %d%% · %s", int(e.PassMark*100+0.5), common.Clock(e.Seconds)))))
 	}
 	if earlier > 0 {
-		add("   " + st.Muted.Render(fmt.Sprintf("… and %s before these", quizPlural(earlier, "earlier exam"))))
+		add("   " + st.Muted.Render(fmt.Sprintf("… and %s before these", common.Plural(earlier, "earlier exam"))))
 	}
 	if len(lines) > m.h && len(lines) > 0 && lines[0] == "" {
 		lines = lines[1:] // tight: the top margin goes first
@@ -508,23 +508,23 @@ func (m *quizResults) rebuild() {
 	m.off = max(min(m.off, len(m.lines)-m.h), 0)
 }
 
-func (m *quizResults) topic(id string) quiz.TopicMastery {
+func (m *results) topic(id string) qz.TopicMastery {
 	for _, t := range m.sum.Topics {
 		if t.Topic == id {
 			return t
 		}
 	}
-	return quiz.TopicMastery{Topic: id, Title: quiz.TopicTitle(id)}
+	return qz.TopicMastery{Topic: id, Title: qz.TopicTitle(id)}
 }
 
-func (m *quizResults) View() string {
+func (m *results) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
 	end := min(m.off+m.h, len(m.lines))
 	lines := slices.Clone(m.lines[m.off:end])
 	if end < len(m.lines) && len(lines) > 0 {
-		lines[len(lines)-1] = m.c.Styles.Muted.Render(fmt.Sprintf(" ↓ %s below · pgdn", quizPlural(len(m.lines)-end+1, "more line")))
+		lines[len(lines)-1] = m.c.Styles.Muted.Render(fmt.Sprintf(" ↓ %s below · pgdn", common.Plural(len(m.lines)-end+1, "more line")))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -1,4 +1,4 @@
-package ui
+package quiz
 
 import (
 	"fmt"
@@ -9,26 +9,26 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/errorlab/errorlab/quiz"
+	qz "github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/components/jsonview"
 	"github.com/errorlab/errorlab/ui/components/pane"
 	"github.com/errorlab/errorlab/ui/keymap"
 )
 
-// quizItem shows one question or drill: the stem, the exhibit (the raw
+// question shows one question or drill: the stem, the exhibit (the raw
 // envelope of a drill, highlighted, in its own scrollable pane), then
 // each part's prompt with lettered choices. While answering, the learner
 // moves a cursor and picks; once revealed, every choice is marked (✓
 // correct, ✗ wrong, your pick) and carries its explanation.
 //
-// Wide (at least quizWideAt cells, with an exhibit) the exhibit sits on
+// Wide (at least wideAt cells, with an exhibit) the exhibit sits on
 // the right; narrower it is a box inside the scrolling column, between
 // the stem and the parts.
-type quizItem struct {
+type question struct {
 	c    *common.Common
-	keys QuizKeys
-	it   *quiz.Item
+	keys KeyMap
+	it   *qz.Item
 
 	// changed is set by Update when the last key changed the answer.
 	changed bool
@@ -64,11 +64,11 @@ type span struct {
 	choices [][2]int
 }
 
-// quizWideAt is the width from which the exhibit goes beside the question.
-const quizWideAt = 110
+// wideAt is the width from which the exhibit goes beside the question.
+const wideAt = 110
 
-func newQuizItem(c *common.Common, it *quiz.Item, reserved string) *quizItem {
-	q := &quizItem{c: c, keys: DefaultQuizKeys(), it: it, reserved: reserved, exAt: -1, after: -1}
+func newQuestion(c *common.Common, it *qz.Item, reserved string) *question {
+	q := &question{c: c, keys: DefaultKeyMap(), it: it, reserved: reserved, exAt: -1, after: -1}
 	q.chosen = make([][]bool, len(it.Parts))
 	q.cursor = make([]int, len(it.Parts))
 	for i, p := range it.Parts {
@@ -87,7 +87,7 @@ func newQuizItem(c *common.Common, it *quiz.Item, reserved string) *quizItem {
 }
 
 // SetAnswer restores the picks from a recorded answer.
-func (q *quizItem) SetAnswer(a quiz.Answer) {
+func (q *question) SetAnswer(a qz.Answer) {
 	for i := range q.chosen {
 		clear(q.chosen[i])
 		if i < len(a) {
@@ -102,8 +102,8 @@ func (q *quizItem) SetAnswer(a quiz.Answer) {
 }
 
 // Answer is the picks as the engine wants them.
-func (q *quizItem) Answer() quiz.Answer {
-	a := make(quiz.Answer, len(q.chosen))
+func (q *question) Answer() qz.Answer {
+	a := make(qz.Answer, len(q.chosen))
 	for i, cs := range q.chosen {
 		a[i] = []int{}
 		for j, on := range cs {
@@ -116,7 +116,7 @@ func (q *quizItem) Answer() quiz.Answer {
 }
 
 // firstEmpty is the first part with nothing picked, or -1.
-func (q *quizItem) firstEmpty() int {
+func (q *question) firstEmpty() int {
 	for i, cs := range q.chosen {
 		empty := true
 		for _, on := range cs {
@@ -130,7 +130,7 @@ func (q *quizItem) firstEmpty() int {
 }
 
 // FocusPart moves the focus to part i and scrolls to it.
-func (q *quizItem) FocusPart(i int) {
+func (q *question) FocusPart(i int) {
 	if i < 0 || i >= len(q.it.Parts) {
 		return
 	}
@@ -142,7 +142,7 @@ func (q *quizItem) FocusPart(i int) {
 
 // Reveal marks every choice and shows the explanations; the item is then
 // read-only.
-func (q *quizItem) Reveal() {
+func (q *question) Reveal() {
 	q.revealed, q.locked = true, true
 	q.onEx = false
 	q.setFocus()
@@ -154,19 +154,19 @@ func (q *quizItem) Reveal() {
 }
 
 // Lock stops changes without revealing (a submitted exam).
-func (q *quizItem) Lock() {
+func (q *question) Lock() {
 	q.locked = true
 	q.rebuild()
 }
 
-func (q *quizItem) setFocus() {
+func (q *question) setFocus() {
 	if q.ex != nil {
 		q.ex.SetFocused(q.onEx)
 	}
 }
 
 // targets is how many places tab visits: the parts, then the exhibit.
-func (q *quizItem) targets() int {
+func (q *question) targets() int {
 	n := len(q.it.Parts)
 	if q.ex != nil {
 		n++
@@ -174,14 +174,14 @@ func (q *quizItem) targets() int {
 	return n
 }
 
-func (q *quizItem) SetSize(w, h int) {
+func (q *question) SetSize(w, h int) {
 	q.w, q.h = max(w, 0), max(h, 0)
 	q.layout()
 }
 
 // layout places the exhibit (beside or inside the column) and rebuilds.
-func (q *quizItem) layout() {
-	q.wide = q.ex != nil && q.w >= quizWideAt
+func (q *question) layout() {
+	q.wide = q.ex != nil && q.w >= wideAt
 	q.colW = q.w
 	if q.ex != nil {
 		if q.wide {
@@ -197,7 +197,7 @@ func (q *quizItem) layout() {
 			// first part's prompt, its first choice and the "more
 			// lines" hint on screen.
 			tw := q.textW()
-			room := q.h - len(quizParagraphs(q.it.Stem, tw)) - 2 - 1 - 1
+			room := q.h - len(paragraphs(q.it.Stem, tw)) - 2 - 1 - 1
 			if len(q.it.Parts) > 0 {
 				room -= len(q.promptLines(0, q.it.Parts[0], tw))
 			}
@@ -212,14 +212,14 @@ func (q *quizItem) layout() {
 }
 
 // textW is the width the column's text wraps to.
-func (q *quizItem) textW() int { return max(min(q.colW-1, 100), 10) }
+func (q *question) textW() int { return max(min(q.colW-1, 100), 10) }
 
 // rebuild renders the column's lines for the current state.
-func (q *quizItem) rebuild() {
+func (q *question) rebuild() {
 	st := q.c.Styles
 	tw := q.textW()
 	var lines []string
-	for _, l := range quizParagraphs(q.it.Stem, tw) {
+	for _, l := range paragraphs(q.it.Stem, tw) {
 		lines = append(lines, " "+l)
 	}
 	q.exAt = -1
@@ -247,7 +247,7 @@ func (q *quizItem) rebuild() {
 		if after := strings.TrimSpace(q.it.After); after != "" {
 			lines = append(lines, "")
 			q.after = len(lines)
-			lines = append(lines, quizHang(" "+st.Heading.Render("Takeaway")+" ", common.Sanitize(after), tw+1, st.Plain)...)
+			lines = append(lines, hang(" "+st.Heading.Render("Takeaway")+" ", common.Sanitize(after), tw+1, st.Plain)...)
 		}
 		if q.it.Rule != "" {
 			lines = append(lines, " "+st.Muted.Render("LESSON-RULES "+q.it.Rule))
@@ -260,7 +260,7 @@ func (q *quizItem) rebuild() {
 // promptLines is a part's prompt: numbered when there are several parts,
 // with "choose all that apply" on a multi-select part and, revealed, the
 // part's verdict.
-func (q *quizItem) promptLines(i int, p quiz.Part, tw int) []string {
+func (q *question) promptLines(i int, p qz.Part, tw int) []string {
 	st := q.c.Styles
 	prompt := strings.TrimSpace(p.Prompt)
 	n := len(q.it.Parts)
@@ -310,12 +310,12 @@ func (q *quizItem) promptLines(i int, p quiz.Part, tw int) []string {
 	if hint != "" {
 		text += " (" + hint + ")"
 	}
-	return quizHang(lead, common.Sanitize(text), tw+1, ps)
+	return hang(lead, common.Sanitize(text), tw+1, ps)
 }
 
 // choiceLines is one choice: cursor or mark, the pick box, the letter, the
 // text; revealed, the verdict tag and the explanation below it.
-func (q *quizItem) choiceLines(i, j int, tw int) []string {
+func (q *question) choiceLines(i, j int, tw int) []string {
 	st := q.c.Styles
 	p := q.it.Parts[i]
 	ch := p.Choices[j]
@@ -345,8 +345,8 @@ func (q *quizItem) choiceLines(i, j int, tw int) []string {
 	if on {
 		boxSt = st.Accent
 	}
-	lead := "  " + mark + " " + boxSt.Render(box) + " " + st.Bold.Render(quiz.Letter(j)) + "  "
-	out := quizHang(lead, common.Sanitize(strings.TrimSpace(ch.Text)), tw+1, textSt)
+	lead := "  " + mark + " " + boxSt.Render(box) + " " + st.Bold.Render(qz.Letter(j)) + "  "
+	out := hang(lead, common.Sanitize(strings.TrimSpace(ch.Text)), tw+1, textSt)
 	if !q.revealed {
 		return out
 	}
@@ -373,7 +373,7 @@ func (q *quizItem) choiceLines(i, j int, tw int) []string {
 		expl = "(no explanation given)"
 	}
 	const indent = 11
-	body := quizWrap(tag+": "+strings.Join(strings.Fields(common.Sanitize(expl)), " "), max(tw+1-indent, 10))
+	body := wrap(tag+": "+strings.Join(strings.Fields(common.Sanitize(expl)), " "), max(tw+1-indent, 10))
 	for k, l := range body {
 		if k == 0 && strings.HasPrefix(l, tag) {
 			l = tagSt.Render(tag) + st.Muted.Render(l[len(tag):min(len(tag)+1, len(l))]) + l[min(len(tag)+1, len(l)):]
@@ -385,19 +385,19 @@ func (q *quizItem) choiceLines(i, j int, tw int) []string {
 
 // viewH is the rows of the column left for text: one row goes to the
 // "more below" hint when the column overflows.
-func (q *quizItem) viewH() int {
+func (q *question) viewH() int {
 	if len(q.lines) > q.h {
 		return max(q.h-1, 1)
 	}
 	return q.h
 }
 
-func (q *quizItem) clampOff() {
+func (q *question) clampOff() {
 	q.off = max(min(q.off, len(q.lines)-q.viewH()), 0)
 }
 
 // scrollTo makes lines first..last visible, the smallest move that does.
-func (q *quizItem) scrollTo(first, last int) {
+func (q *question) scrollTo(first, last int) {
 	vh := q.viewH()
 	switch {
 	case last-first+1 > vh || first < q.off:
@@ -410,7 +410,7 @@ func (q *quizItem) scrollTo(first, last int) {
 
 // follow scrolls to what has the focus: the exhibit box, or the cursor's
 // choice with its part's prompt when both fit.
-func (q *quizItem) follow() {
+func (q *question) follow() {
 	if q.onEx {
 		if q.exAt >= 0 {
 			q.scrollTo(max(q.exAt-1, 0), q.exAt+q.exH-1)
@@ -429,11 +429,11 @@ func (q *quizItem) follow() {
 	}
 }
 
-func (q *quizItem) Init() tea.Cmd { return nil }
+func (q *question) Init() tea.Cmd { return nil }
 
 // Update handles the item's keys: choosing, moving, tab, scrolling.
 // Afterwards changed says whether the answer changed.
-func (q *quizItem) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (q *question) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	q.changed = false
 	if k, ok := msg.(tea.KeyMsg); ok {
 		_, q.changed = q.key(k, q.keys, q.c.Nav)
@@ -442,7 +442,7 @@ func (q *quizItem) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // ShortHelp is the item's own keys right now; screens add theirs.
-func (q *quizItem) ShortHelp() []key.Binding {
+func (q *question) ShortHelp() []key.Binding {
 	k := q.keys
 	var bs []key.Binding
 	if q.locked {
@@ -460,7 +460,7 @@ func (q *quizItem) ShortHelp() []key.Binding {
 }
 
 // FullHelp lists every key of the item.
-func (q *quizItem) FullHelp() [][]key.Binding {
+func (q *question) FullHelp() [][]key.Binding {
 	k, nav := q.keys, q.c.Nav
 	choose := withHelp(k.Choose, "a-i/1-9", "choose in the focused part")
 	if q.reserved != "" {
@@ -475,7 +475,7 @@ func (q *quizItem) FullHelp() [][]key.Binding {
 		k.Part, k.PartRev, withHelp(nav.PageDown, "pgup/pgdn", "scroll"), withHelp(nav.Top, "home/end", "top/bottom")}}
 }
 
-func (q *quizItem) tabHelp() string {
+func (q *question) tabHelp() string {
 	switch {
 	case q.ex != nil && len(q.it.Parts) > 1 && !q.locked:
 		return "next part/exhibit"
@@ -487,7 +487,7 @@ func (q *quizItem) tabHelp() string {
 
 // chooseKeys is "a-d/1-4" for the focused part; when the screen keeps
 // one of those letters (an exam's f), "1-6 (a-e too)".
-func (q *quizItem) chooseKeys() string {
+func (q *question) chooseKeys() string {
 	n := min(q.choices(), 9)
 	if n <= 1 {
 		return "a/1"
@@ -503,13 +503,13 @@ func (q *quizItem) chooseKeys() string {
 		if free <= 1 {
 			return fmt.Sprintf("1-%d", n)
 		}
-		return fmt.Sprintf("1-%d (a-%s too)", n, strings.ToLower(quiz.Letter(free-1)))
+		return fmt.Sprintf("1-%d (a-%s too)", n, strings.ToLower(qz.Letter(free-1)))
 	}
-	return fmt.Sprintf("a-%s/1-%d", strings.ToLower(quiz.Letter(n-1)), n)
+	return fmt.Sprintf("a-%s/1-%d", strings.ToLower(qz.Letter(n-1)), n)
 }
 
 // key handles a key; changed reports an answer change.
-func (q *quizItem) key(k tea.KeyMsg, keys QuizKeys, nav keymap.Nav) (handled, changed bool) {
+func (q *question) key(k tea.KeyMsg, keys KeyMap, nav keymap.Nav) (handled, changed bool) {
 	switch {
 	case key.Matches(k, keys.Part), key.Matches(k, keys.PartRev):
 		n := q.targets()
@@ -591,7 +591,7 @@ func (q *quizItem) key(k tea.KeyMsg, keys QuizKeys, nav keymap.Nav) (handled, ch
 
 // choiceKey maps a letter (a-z, unless the screen keeps it) or a digit
 // (1-9) to a choice of the focused part.
-func (q *quizItem) choiceKey(k tea.KeyMsg) (int, bool) {
+func (q *question) choiceKey(k tea.KeyMsg) (int, bool) {
 	if k.Type != tea.KeyRunes || len(k.Runes) != 1 || k.Alt {
 		return 0, false
 	}
@@ -612,7 +612,7 @@ func (q *quizItem) choiceKey(k tea.KeyMsg) (int, bool) {
 
 // moveCursor walks the choices; past a part's end it goes on to the next
 // part's choices.
-func (q *quizItem) moveCursor(d int) {
+func (q *question) moveCursor(d int) {
 	if q.choices() == 0 {
 		return
 	}
@@ -641,7 +641,7 @@ func (q *quizItem) moveCursor(d int) {
 
 // pick selects choice j of part i (a single-choice part keeps one pick; a
 // multi-select part toggles).
-func (q *quizItem) pick(i, j int) {
+func (q *question) pick(i, j int) {
 	if q.it.Parts[i].Multi {
 		q.chosen[i][j] = !q.chosen[i][j]
 	} else {
@@ -653,7 +653,7 @@ func (q *quizItem) pick(i, j int) {
 }
 
 // View is the column (and, wide, the exhibit beside it), exactly h rows.
-func (q *quizItem) View() string {
+func (q *question) View() string {
 	if q.w <= 0 || q.h <= 0 {
 		return ""
 	}
@@ -682,7 +682,7 @@ func (q *quizItem) View() string {
 		case q.onEx && !q.wide:
 			hint = " ↑/↓ pgup/pgdn scroll the response · tab back to the question"
 		case below > 0:
-			hint = fmt.Sprintf(" ↓ %s below · pgdn", quizPlural(below, "more line"))
+			hint = fmt.Sprintf(" ↓ %s below · pgdn", common.Plural(below, "more line"))
 		case q.off > 0:
 			hint = " ↑ pgup for the lines above"
 		}
@@ -690,7 +690,7 @@ func (q *quizItem) View() string {
 	}
 	if !q.wide {
 		for i, l := range rows {
-			rows[i] = quizFit(l, q.w)
+			rows[i] = fit(l, q.w)
 		}
 		return strings.Join(rows, "\n")
 	}
@@ -700,24 +700,24 @@ func (q *quizItem) View() string {
 		if i < len(exRows) {
 			r = exRows[i]
 		}
-		rows[i] = quizPad(l, q.colW) + " " + r
+		rows[i] = pad(l, q.colW) + " " + r
 	}
 	return strings.Join(rows, "\n")
 }
 
 // multi reports whether the focused part is multi-select.
-func (q *quizItem) multi() bool { return q.part < len(q.it.Parts) && q.it.Parts[q.part].Multi }
+func (q *question) multi() bool { return q.part < len(q.it.Parts) && q.it.Parts[q.part].Multi }
 
 // choices is the number of choices of the focused part.
-func (q *quizItem) choices() int {
+func (q *question) choices() int {
 	if q.part >= len(q.it.Parts) {
 		return 0
 	}
 	return len(q.it.Parts[q.part].Choices)
 }
 
-// quizWrap wraps plain text to w cells, keeping paragraph breaks.
-func quizWrap(text string, w int) []string {
+// wrap wraps plain text to w cells, keeping paragraph breaks.
+func wrap(text string, w int) []string {
 	w = max(w, 1)
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
@@ -731,26 +731,26 @@ func quizWrap(text string, w int) []string {
 	return out
 }
 
-// quizParagraphs wraps a stem: single line breaks fold, blank lines stay.
-func quizParagraphs(text string, w int) []string {
+// paragraphs wraps a stem: single line breaks fold, blank lines stay.
+func paragraphs(text string, w int) []string {
 	text = common.Sanitize(strings.TrimSpace(text))
 	var out []string
 	for i, para := range strings.Split(text, "\n\n") {
 		if i > 0 {
 			out = append(out, "")
 		}
-		out = append(out, quizWrap(strings.Join(strings.Fields(para), " "), w)...)
+		out = append(out, wrap(strings.Join(strings.Fields(para), " "), w)...)
 	}
 	return out
 }
 
-// quizHang renders lead (already styled) then text in st, wrapped to w
+// hang renders lead (already styled) then text in st, wrapped to w
 // cells, continuation rows indented to the lead's width.
-func quizHang(lead, text string, w int, st lipgloss.Style) []string {
+func hang(lead, text string, w int, st lipgloss.Style) []string {
 	lw := ansi.StringWidth(lead)
 	room := max(w-lw, 8)
 	var out []string
-	for i, l := range quizWrap(text, room) {
+	for i, l := range wrap(text, room) {
 		if i == 0 {
 			out = append(out, lead+st.Render(l))
 			continue
@@ -763,8 +763,8 @@ func quizHang(lead, text string, w int, st lipgloss.Style) []string {
 	return out
 }
 
-// quizPad pads or cuts a styled line to exactly w cells.
-func quizPad(s string, w int) string {
+// pad pads or cuts a styled line to exactly w cells.
+func pad(s string, w int) string {
 	lw := ansi.StringWidth(s)
 	switch {
 	case lw > w:
@@ -775,18 +775,10 @@ func quizPad(s string, w int) string {
 	return s
 }
 
-// quizFit cuts a styled line to at most w cells.
-func quizFit(s string, w int) string {
+// fit cuts a styled line to at most w cells.
+func fit(s string, w int) string {
 	if ansi.StringWidth(s) > w {
 		return ansi.Truncate(s, max(w, 0), "")
 	}
 	return s
-}
-
-// quizPlural is "1 item" or "3 items".
-func quizPlural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

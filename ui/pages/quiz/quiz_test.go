@@ -1,4 +1,4 @@
-package ui
+package quiz_test
 
 import (
 	"context"
@@ -15,9 +15,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/errorlab/errorlab/quiz"
+	qz "github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/pages/quiz"
 )
 
 // quizT0 is the fake clock's start.
@@ -44,26 +46,26 @@ func (c *fakeClock) Advance(d time.Duration) {
 
 // testQuestion is a one-part authored item; correct holds the right
 // letters ("B", "AC").
-func testQuestion(id, topic string, multi bool, correct, stem string, texts ...string) *quiz.Item {
-	p := quiz.Part{Multi: multi}
+func testQuestion(id, topic string, multi bool, correct, stem string, texts ...string) *qz.Item {
+	p := qz.Part{Multi: multi}
 	if multi {
 		p.Prompt = "Choose all that apply."
 	}
 	for i, t := range texts {
-		ok := strings.Contains(correct, quiz.Letter(i))
+		ok := strings.Contains(correct, qz.Letter(i))
 		expl := "Not this: " + strings.ToLower(t[:1]) + t[1:] + " does not fit."
 		if ok {
 			expl = "Yes: " + strings.ToLower(t[:1]) + t[1:] + " is what the rules ask for."
 		}
-		p.Choices = append(p.Choices, quiz.Choice{Text: t, Explanation: expl, Correct: ok})
+		p.Choices = append(p.Choices, qz.Choice{Text: t, Explanation: expl, Correct: ok})
 	}
-	return &quiz.Item{ID: id, Kind: quiz.KindQuestion, Topic: topic, Rule: "§2", Difficulty: 1, Stem: stem, Parts: []quiz.Part{p}}
+	return &qz.Item{ID: id, Kind: qz.KindQuestion, Topic: topic, Rule: "§2", Difficulty: 1, Stem: stem, Parts: []qz.Part{p}}
 }
 
 // testQuestions are authored items kept in the test, so goldens do not
 // move when the bank grows.
-func testQuestions() []*quiz.Item {
-	return []*quiz.Item{
+func testQuestions() []*qz.Item {
+	return []*qz.Item{
 		testQuestion("t/window", "categories", false, "B",
 			"A refund is refused because the order is past the 30-day return window. Which errorCategory should the refusal carry?",
 			"transient", "business", "validation", "permission"),
@@ -79,7 +81,7 @@ func testQuestions() []*quiz.Item {
 	}
 }
 
-var testDrills = sync.OnceValues(func() ([]*quiz.Item, error) {
+var testDrills = sync.OnceValues(func() ([]*qz.Item, error) {
 	cat, err := scenarios.Default()
 	if err != nil {
 		return nil, err
@@ -88,17 +90,17 @@ var testDrills = sync.OnceValues(func() ([]*quiz.Item, error) {
 	if !ok {
 		return nil, errors.New("no " + uitest.TimeoutID)
 	}
-	return quiz.Drills(context.Background(), &scenarios.Catalog{Scenarios: []*scenarios.Scenario{sc}})
+	return qz.Drills(context.Background(), &scenarios.Catalog{Scenarios: []*scenarios.Scenario{sc}})
 })
 
 // testPool is the test questions and the drills of timeout-second-try.
-func testPool(t testing.TB) *quiz.Pool {
+func testPool(t testing.TB) *qz.Pool {
 	t.Helper()
 	drills, err := testDrills()
 	if err != nil {
 		t.Fatalf("drills: %v", err)
 	}
-	p, err := quiz.NewPool(testQuestions(), drills)
+	p, err := qz.NewPool(testQuestions(), drills)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,21 +109,15 @@ func testPool(t testing.TB) *quiz.Pool {
 
 // useQuiz makes the quiz screens load pool and read clock; ticks are
 // real unless noTick, when they are dropped (the test sends them).
-func useQuiz(t testing.TB, pool *quiz.Pool, clock *fakeClock, noTick bool) {
+func useQuiz(t testing.TB, pool *qz.Pool, clock *fakeClock, noTick bool) {
 	t.Helper()
-	oldLoad, oldNow, oldTick := loadQuizPool, quizNow, quizTick
-	loadQuizPool = func(context.Context, *scenarios.Catalog, *quiz.Bank) (*quiz.Pool, error) { return pool, nil }
-	quizNow = clock.Now
-	if noTick {
-		quizTick = func(*quizSession, int) tea.Cmd { return nil }
-	}
-	t.Cleanup(func() { loadQuizPool, quizNow, quizTick = oldLoad, oldNow, oldTick })
+	quiz.UseHooks(t, pool, clock.Now, noTick)
 }
 
 // sameSession draws the session the app will draw, to know its items.
-func sameSession(t testing.TB, pool *quiz.Pool, prog *quiz.Progress, o quiz.Options) *quiz.Session {
+func sameSession(t testing.TB, pool *qz.Pool, prog *qz.Progress, o qz.Options) *qz.Session {
 	t.Helper()
-	s, err := quiz.NewSession(pool, prog, o, quizT0)
+	s, err := qz.NewSession(pool, prog, o, quizT0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +126,7 @@ func sameSession(t testing.TB, pool *quiz.Pool, prog *quiz.Progress, o quiz.Opti
 
 // answerKeys are the keys that answer an item right (or, !right, wrong
 // in its first part), each part reached with tab.
-func answerKeys(it *quiz.Item, right bool) []tea.Msg {
+func answerKeys(it *qz.Item, right bool) []tea.Msg {
 	var keys []tea.Msg
 	for i, p := range it.Parts {
 		if i > 0 {
@@ -162,11 +158,11 @@ func sendAll(tm *teatest.TestModel, msgs []tea.Msg) {
 	}
 }
 
-func sessionOf(t testing.TB, m tea.Model) *quizSession {
+func sessionOf(t testing.TB, m tea.Model) *quiz.Session {
 	t.Helper()
-	s, ok := m.(*App).top().(*quizSession)
+	s, ok := m.(*ui.App).Top().(*quiz.Session)
 	if !ok {
-		t.Fatalf("top screen is %T, not a quiz session", m.(*App).top())
+		t.Fatalf("top screen is %T, not a quiz session", m.(*ui.App).Top())
 	}
 	return s
 }
@@ -180,10 +176,10 @@ func TestQuizPracticeFlow(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			pool := testPool(t)
 			useQuiz(t, pool, &fakeClock{t: quizT0}, false)
-			start := &QuizStart{Mode: quiz.Practice, Count: 3, Seed: 7}
-			s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 3, Seed: 7})
-			store := quiz.Memory()
-			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store, Quiz: start}),
+			start := &quiz.Start{Mode: qz.Practice, Count: 3, Seed: 7}
+			s := sameSession(t, pool, nil, qz.Options{Mode: qz.Practice, Count: 3, Seed: 7})
+			store := qz.Memory()
+			tm := teatest.NewTestModel(t, ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store, Quiz: start}),
 				teatest.WithInitialTermSize(sz[0], sz[1]))
 			uitest.WaitFor(t, tm, "Question 1 of 3")
 
@@ -209,7 +205,7 @@ func TestQuizPracticeFlow(t *testing.T) {
 				t.Fatal(err)
 			}
 			r0, r1 := p.Items[s.Items[0].ID], p.Items[s.Items[1].ID]
-			if !r0.LastRes || r0.Right != 1 || r1.LastRes || r1.Box != quiz.BoxMissed {
+			if !r0.LastRes || r0.Right != 1 || r1.LastRes || r1.Box != qz.BoxMissed {
 				t.Errorf("recorded %+v and %+v", r0, r1)
 			}
 		})
@@ -224,11 +220,11 @@ func TestQuizExamFlow(t *testing.T) {
 			pool := testPool(t)
 			clock := &fakeClock{t: quizT0}
 			useQuiz(t, pool, clock, false)
-			o := quiz.Options{Mode: quiz.Exam, Count: 5, Duration: 10 * time.Minute, Seed: 3}
+			o := qz.Options{Mode: qz.Exam, Count: 5, Duration: 10 * time.Minute, Seed: 3}
 			s := sameSession(t, pool, nil, o)
-			store := quiz.Memory()
-			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
-				Quiz: &QuizStart{Mode: quiz.Exam, Count: 5, Minutes: 10, Seed: 3}}),
+			store := qz.Memory()
+			tm := teatest.NewTestModel(t, ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
+				Quiz: &quiz.Start{Mode: qz.Exam, Count: 5, Minutes: 10, Seed: 3}}),
 				teatest.WithInitialTermSize(sz[0], sz[1]))
 			uitest.WaitFor(t, tm, "Question 1 of 5")
 
@@ -277,18 +273,18 @@ func TestQuizReviewFlow(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			pool := testPool(t)
 			useQuiz(t, pool, &fakeClock{t: quizT0}, false)
-			store := quiz.Memory()
-			must(t, store.RecordItem("t/window", "categories", true, quizT0.Add(-3*time.Hour)))
-			must(t, store.RecordItem("t/retry", "retryable", false, quizT0.Add(-time.Hour)))
-			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
-				Quiz: &QuizStart{Mode: quiz.Review, Seed: 1}}), teatest.WithInitialTermSize(sz[0], sz[1]))
+			store := qz.Memory()
+			uitest.Must(t, store.RecordItem("t/window", "categories", true, quizT0.Add(-3*time.Hour)))
+			uitest.Must(t, store.RecordItem("t/retry", "retryable", false, quizT0.Add(-time.Hour)))
+			tm := teatest.NewTestModel(t, ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
+				Quiz: &quiz.Start{Mode: qz.Review, Seed: 1}}), teatest.WithInitialTermSize(sz[0], sz[1]))
 			uitest.WaitFor(t, tm, "Question 1 of 2")
 			tm.Send(uitest.Press("b"))
 			tm.Send(uitest.Press("enter"))
 			uitest.WaitFor(t, tm, "Not right")
 			tm.Send(uitest.Press("q"))
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
-			if id := sessionOf(t, fm).s.Items[0].ID; id != "t/retry" {
+			if id := sessionOf(t, fm).Session().Items[0].ID; id != "t/retry" {
 				t.Errorf("review starts with %s, want the missed t/retry", id)
 			}
 			view := fm.View()
@@ -308,11 +304,11 @@ func TestQuizResultsFlow(t *testing.T) {
 			pool := testPool(t)
 			clock := &fakeClock{t: quizT0}
 			useQuiz(t, pool, clock, false)
-			o := quiz.Options{Mode: quiz.Exam, Count: 4, Seed: 5}
+			o := qz.Options{Mode: qz.Exam, Count: 4, Seed: 5}
 			s := sameSession(t, pool, nil, o)
-			store := quiz.Memory()
-			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
-				Quiz: &QuizStart{Mode: quiz.Exam, Count: 4, Seed: 5}}), teatest.WithInitialTermSize(sz[0], sz[1]))
+			store := qz.Memory()
+			tm := teatest.NewTestModel(t, ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
+				Quiz: &quiz.Start{Mode: qz.Exam, Count: 4, Seed: 5}}), teatest.WithInitialTermSize(sz[0], sz[1]))
 			uitest.WaitFor(t, tm, "Question 1 of 4")
 			for i, it := range s.Items {
 				sendAll(tm, answerKeys(it, i%2 == 0))
@@ -326,11 +322,11 @@ func TestQuizResultsFlow(t *testing.T) {
 			uitest.WaitFor(t, tm, "Mock exams")
 			tm.Send(uitest.Press("q"))
 			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
-			weakest := quiz.Summarize(pool, mustLoad(t, store)).Weakest
+			weakest := qz.Summarize(pool, mustLoad(t, store)).Weakest
 			if len(weakest) == 0 {
 				t.Fatal("no weakest topic after a half-wrong exam")
 			}
-			for _, want := range []string{"2026-03-14 09:32 UTC", "2/4 (50%)", "✗ not passed", "▸ " + quiz.TopicTitle(weakest[0])} {
+			for _, want := range []string{"2026-03-14 09:32 UTC", "2/4 (50%)", "✗ not passed", "▸ " + qz.TopicTitle(weakest[0])} {
 				if !strings.Contains(view, want) {
 					t.Errorf("results lack %q:\n%s", want, view)
 				}
@@ -340,25 +336,18 @@ func TestQuizResultsFlow(t *testing.T) {
 	}
 }
 
-func must(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mustLoad(t testing.TB, store *quiz.Store) *quiz.Progress {
+func mustLoad(t testing.TB, store *qz.Store) *qz.Progress {
 	t.Helper()
 	p, err := store.Load()
-	must(t, err)
+	uitest.Must(t, err)
 	return p
 }
 
 // openQuiz builds the app at 120x40 started in a quiz session, ticks off.
-func openQuiz(t testing.TB, pool *quiz.Pool, clock *fakeClock, prog Progress, start *QuizStart, msgs ...tea.Msg) tea.Model {
+func openQuiz(t testing.TB, pool *qz.Pool, clock *fakeClock, prog ui.Progress, start *quiz.Start, msgs ...tea.Msg) tea.Model {
 	t.Helper()
 	useQuiz(t, pool, clock, true)
-	a := New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: prog, Quiz: start})
+	a := ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: prog, Quiz: start})
 	msgs = append([]tea.Msg{uitest.Size120}, msgs...)
 	msgs = append([]tea.Msg{a.Init()()}, msgs...)
 	m, _ := uitest.Drive(a, msgs...)
@@ -369,8 +358,8 @@ func openQuiz(t testing.TB, pool *quiz.Pool, clock *fakeClock, prog Progress, st
 // explanation shows, right or wrong.
 func TestExamShowsNoVerdict(t *testing.T) {
 	pool := testPool(t)
-	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 6, Seed: 9})
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 6, Seed: 9})
+	s := sameSession(t, pool, nil, qz.Options{Mode: qz.Exam, Count: 6, Seed: 9})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 6, Seed: 9})
 	for i, it := range s.Items {
 		m, _ = uitest.Drive(m, answerKeys(it, i%2 == 0)...)
 		m, _ = uitest.Drive(m, uitest.Press("enter"))
@@ -391,24 +380,24 @@ func TestExamShowsNoVerdict(t *testing.T) {
 func TestExamTimeUp(t *testing.T) {
 	pool := testPool(t)
 	clock := &fakeClock{t: quizT0}
-	store := quiz.Memory()
-	m := openQuiz(t, pool, clock, store, &QuizStart{Mode: quiz.Exam, Count: 3, Minutes: 1, Seed: 2})
+	store := qz.Memory()
+	m := openQuiz(t, pool, clock, store, &quiz.Start{Mode: qz.Exam, Count: 3, Minutes: 1, Seed: 2})
 	sess := sessionOf(t, m)
 	if !strings.Contains(m.View(), "time left 1:00") {
 		t.Fatalf("no countdown:\n%s", m.View())
 	}
 	clock.Advance(59 * time.Second)
-	m, _ = uitest.Drive(m, quizTickMsg{owner: sess, gen: sess.gen})
+	m, _ = uitest.Drive(m, sess.Tick())
 	if !strings.Contains(m.View(), "time left 0:01") {
 		t.Fatalf("the countdown does not follow the clock:\n%s", m.View())
 	}
 	clock.Advance(time.Second)
-	m, _ = uitest.Drive(m, quizTickMsg{owner: sess, gen: sess.gen})
-	res, ok := m.(*App).top().(*examResults)
+	m, _ = uitest.Drive(m, sess.Tick())
+	res, ok := m.(*ui.App).Top().(*quiz.ExamResults)
 	if !ok {
-		t.Fatalf("time up: top screen is %T", m.(*App).top())
+		t.Fatalf("time up: top screen is %T", m.(*ui.App).Top())
 	}
-	if !res.timeUp || !res.s.Submitted {
+	if !res.TimeUp() || !res.Session().Submitted {
 		t.Error("not submitted on time up")
 	}
 	view := m.View()
@@ -421,40 +410,40 @@ func TestExamTimeUp(t *testing.T) {
 		t.Errorf("recorded %d exams, %d items", len(p.Exams), len(p.Items))
 	}
 	// A late tick of the finished session changes nothing.
-	m, _ = uitest.Drive(m, quizTickMsg{owner: sess, gen: sess.gen})
+	m, _ = uitest.Drive(m, sess.Tick())
 	if p := mustLoad(t, store); len(p.Exams) != 1 {
 		t.Errorf("a late tick recorded the exam again")
 	}
-	if _, ok := m.(*App).top().(*examResults); !ok {
-		t.Errorf("a late tick left the results: %T", m.(*App).top())
+	if _, ok := m.(*ui.App).Top().(*quiz.ExamResults); !ok {
+		t.Errorf("a late tick left the results: %T", m.(*ui.App).Top())
 	}
 }
 
 // TestMultiSelectNeedsAll: one of two right choices is wrong; both is
 // right; space toggles.
 func TestMultiSelectNeedsAll(t *testing.T) {
-	var multi *quiz.Item
+	var multi *qz.Item
 	for _, it := range testQuestions() {
 		if it.ID == "t/mirror" {
 			multi = it
 		}
 	}
-	pool, err := quiz.NewPool([]*quiz.Item{multi})
-	must(t, err)
-	start := &QuizStart{Mode: quiz.Practice, Count: 1, Seed: 1}
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, uitest.Press("a"), uitest.Press("enter"))
+	pool, err := qz.NewPool([]*qz.Item{multi})
+	uitest.Must(t, err)
+	start := &quiz.Start{Mode: qz.Practice, Count: 1, Seed: 1}
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), start, uitest.Press("a"), uitest.Press("enter"))
 	if v := m.View(); !strings.Contains(v, "✗ Not right. The answers are A, C.") || !strings.Contains(v, "choose all that apply") && !strings.Contains(v, "Choose all that apply") {
 		t.Fatalf("A alone is not wrong:\n%s", v)
 	}
-	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, uitest.Press("a"), uitest.Press("down"), uitest.Press("down"), uitest.Press(" "), uitest.Press("enter"))
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), start, uitest.Press("a"), uitest.Press("down"), uitest.Press("down"), uitest.Press(" "), uitest.Press("enter"))
 	if v := m.View(); !strings.Contains(v, "✓ Right.") {
 		t.Fatalf("A and C (space on C) is not right:\n%s", v)
 	}
-	m = openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), start, uitest.Press("a"), uitest.Press("c"), uitest.Press("b"), uitest.Press("b"), uitest.Press("enter"))
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), start, uitest.Press("a"), uitest.Press("c"), uitest.Press("b"), uitest.Press("b"), uitest.Press("enter"))
 	if v := m.View(); !strings.Contains(v, "✓ Right.") {
 		t.Fatalf("b twice does not untoggle:\n%s", v)
 	}
-	if multi.Check(quiz.Answer{{0}}) || !multi.Check(quiz.Answer{{2, 0}}) {
+	if multi.Check(qz.Answer{{0}}) || !multi.Check(qz.Answer{{2, 0}}) {
 		t.Error("engine: multi-select check")
 	}
 }
@@ -463,8 +452,8 @@ func TestMultiSelectNeedsAll(t *testing.T) {
 // n keeps working.
 func TestSubmitConfirmation(t *testing.T) {
 	pool := testPool(t)
-	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 5, Seed: 4})
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 5, Seed: 4})
+	s := sameSession(t, pool, nil, qz.Options{Mode: qz.Exam, Count: 5, Seed: 4})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 5, Seed: 4})
 	m, _ = uitest.Drive(m, answerKeys(s.Items[0], true)...)
 	m, _ = uitest.Drive(m, uitest.Press("right"), uitest.Press("right"), uitest.Press("f"), uitest.Press("s"))
 	v := m.View()
@@ -478,7 +467,7 @@ func TestSubmitConfirmation(t *testing.T) {
 		t.Fatal("q quit from the confirmation")
 	}
 	m, _ = uitest.Drive(m, uitest.Press("n"))
-	if strings.Contains(m.View(), "Submit the exam?") || sessionOf(t, m).cur != 2 {
+	if strings.Contains(m.View(), "Submit the exam?") || sessionOf(t, m).Cur() != 2 {
 		t.Fatalf("n did not go back to question 3:\n%s", m.View())
 	}
 }
@@ -486,16 +475,16 @@ func TestSubmitConfirmation(t *testing.T) {
 // TestExamEscAsks: esc asks; n stays; y leaves with nothing recorded.
 func TestExamEscAsks(t *testing.T) {
 	pool := testPool(t)
-	store := quiz.Memory()
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4}, uitest.Press("a"), uitest.Press("esc"))
+	store := qz.Memory()
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &quiz.Start{Mode: qz.Exam, Count: 3, Seed: 4}, uitest.Press("a"), uitest.Press("esc"))
 	if !strings.Contains(m.View(), "Leave the exam?") {
 		t.Fatalf("esc did not ask:\n%s", m.View())
 	}
 	m, _ = uitest.Drive(m, uitest.Press("esc"))
 	sessionOf(t, m)
 	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("y"))
-	if _, ok := m.(*App).top().(*quizMenu); !ok {
-		t.Fatalf("y did not leave to the menu: %T", m.(*App).top())
+	if _, ok := m.(*ui.App).Top().(*quiz.Menu); !ok {
+		t.Fatalf("y did not leave to the menu: %T", m.(*ui.App).Top())
 	}
 	if p := mustLoad(t, store); len(p.Exams) != 0 || len(p.Items) != 0 {
 		t.Errorf("an abandoned exam was recorded: %+v", p)
@@ -505,42 +494,42 @@ func TestExamEscAsks(t *testing.T) {
 // TestPracticeNeedsAnswer: enter with a part empty warns and focuses it.
 func TestPracticeNeedsAnswer(t *testing.T) {
 	pool := testPool(t)
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Seed: 7}, uitest.Press("enter"))
-	if st := m.(*App).c.Status(); st.Kind != common.StatusWarn || !strings.Contains(st.Text, "answer") {
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Practice, Seed: 7}, uitest.Press("enter"))
+	if st := m.(*ui.App).Status(); st.Kind != common.StatusWarn || !strings.Contains(st.Text, "answer") {
 		t.Fatalf("status %+v", st)
 	}
-	if sessionOf(t, m).checked[0] {
+	if sessionOf(t, m).Checked(0) {
 		t.Fatal("an empty answer was checked")
 	}
 }
 
 // failingProgress fails every write.
-type failingProgress struct{ *quiz.Store }
+type failingProgress struct{ *qz.Store }
 
 func (failingProgress) RecordItem(string, string, bool, time.Time) error {
 	return errors.New("disk full")
 }
-func (failingProgress) RecordExam(quiz.ExamRecord) error { return errors.New("disk full") }
+func (failingProgress) RecordExam(qz.ExamRecord) error { return errors.New("disk full") }
 
 // TestProgressErrorsShowAndContinue: a failing store shows in the status
 // line and the session goes on.
 func TestProgressErrorsShowAndContinue(t *testing.T) {
 	pool := testPool(t)
-	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 2, Seed: 7})
-	prog := failingProgress{quiz.Memory()}
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &QuizStart{Mode: quiz.Practice, Count: 2, Seed: 7})
+	s := sameSession(t, pool, nil, qz.Options{Mode: qz.Practice, Count: 2, Seed: 7})
+	prog := failingProgress{qz.Memory()}
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &quiz.Start{Mode: qz.Practice, Count: 2, Seed: 7})
 	m, _ = uitest.Drive(m, answerKeys(s.Items[0], true)...)
 	m, _ = uitest.Drive(m, uitest.Press("enter"))
 	if line := uitest.LineWith(m.View(), "disk full"); !strings.Contains(line, "⚠") {
 		t.Fatalf("no warning with a symbol:\n%s", m.View())
 	}
 	m, _ = uitest.Drive(m, uitest.Press("n"))
-	if sessionOf(t, m).cur != 1 {
+	if sessionOf(t, m).Cur() != 1 {
 		t.Fatal("the session stopped")
 	}
-	m = openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &QuizStart{Mode: quiz.Exam, Count: 2, Seed: 7}, uitest.Press("s"), uitest.Press("y"))
-	if _, ok := m.(*App).top().(*examResults); !ok || !strings.Contains(m.View(), "not saved: disk full") {
-		t.Fatalf("exam: %T\n%s", m.(*App).top(), m.View())
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &quiz.Start{Mode: qz.Exam, Count: 2, Seed: 7}, uitest.Press("s"), uitest.Press("y"))
+	if _, ok := m.(*ui.App).Top().(*quiz.ExamResults); !ok || !strings.Contains(m.View(), "not saved: disk full") {
+		t.Fatalf("exam: %T\n%s", m.(*ui.App).Top(), m.View())
 	}
 }
 
@@ -548,13 +537,13 @@ func TestProgressErrorsShowAndContinue(t *testing.T) {
 // starts a practice session.
 func TestNothingToReview(t *testing.T) {
 	pool := testPool(t)
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Review})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Review})
 	if v := m.View(); !strings.Contains(v, "Nothing to review yet") || !strings.Contains(v, "practise") {
 		t.Fatalf("no friendly screen:\n%s", v)
 	}
 	m, _ = uitest.Drive(m, uitest.Press("p"))
-	if s := sessionOf(t, m); s.s.Mode != quiz.Practice {
-		t.Fatalf("p opened %s", s.s.Mode)
+	if s := sessionOf(t, m); s.Session().Mode != qz.Practice {
+		t.Fatalf("p opened %s", s.Session().Mode)
 	}
 }
 
@@ -563,7 +552,7 @@ func TestNothingToReview(t *testing.T) {
 func TestQuizMenuSetUp(t *testing.T) {
 	pool := testPool(t)
 	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
-	m, _ := uitest.Drive(New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}), uitest.Size120)
+	m, _ := uitest.Drive(ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}), uitest.Size120)
 	for !strings.Contains(uitest.LineWith(m.View(), "▸"), "Practice & exam") {
 		m, _ = uitest.Drive(m, uitest.Press("down"))
 	}
@@ -581,17 +570,17 @@ func TestQuizMenuSetUp(t *testing.T) {
 	}
 	m, _ = uitest.Drive(m, uitest.Press("down"), uitest.Press("down"), uitest.Press("left"), uitest.Press("enter"))
 	s := sessionOf(t, m)
-	if len(s.s.Items) != 4 || s.s.Duration != 6*time.Minute || s.s.PassMark != 0.65 {
-		t.Fatalf("exam of %d items, %s, pass %.2f", len(s.s.Items), s.s.Duration, s.s.PassMark)
+	if len(s.Session().Items) != 4 || s.Session().Duration != 6*time.Minute || s.Session().PassMark != 0.65 {
+		t.Fatalf("exam of %d items, %s, pass %.2f", len(s.Session().Items), s.Session().Duration, s.Session().PassMark)
 	}
 	// Practice on a topic.
 	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("y"), uitest.Press("up"), uitest.Press("enter"), uitest.Press("right"), uitest.Press("right"), uitest.Press("enter"))
 	s = sessionOf(t, m)
-	if s.s.Topic != quiz.Topics[1].ID {
-		t.Fatalf("practice topic %q", s.s.Topic)
+	if s.Session().Topic != qz.Topics[1].ID {
+		t.Fatalf("practice topic %q", s.Session().Topic)
 	}
-	for _, it := range s.s.Items {
-		if it.Topic != quiz.Topics[1].ID {
+	for _, it := range s.Session().Items {
+		if it.Topic != qz.Topics[1].ID {
 			t.Fatalf("item %s is on %s", it.ID, it.Topic)
 		}
 	}
@@ -601,14 +590,14 @@ func TestQuizMenuSetUp(t *testing.T) {
 // with the session's score.
 func TestPracticeEndsInResults(t *testing.T) {
 	pool := testPool(t)
-	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Practice, Count: 2, Seed: 7})
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Count: 2, Seed: 7})
+	s := sameSession(t, pool, nil, qz.Options{Mode: qz.Practice, Count: 2, Seed: 7})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Practice, Count: 2, Seed: 7})
 	m, _ = uitest.Drive(m, answerKeys(s.Items[0], true)...)
 	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press("n"))
 	m, _ = uitest.Drive(m, answerKeys(s.Items[1], false)...)
 	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press("n"))
-	if _, ok := m.(*App).top().(*quizResults); !ok {
-		t.Fatalf("top is %T", m.(*App).top())
+	if _, ok := m.(*ui.App).Top().(*quiz.Results); !ok {
+		t.Fatalf("top is %T", m.(*ui.App).Top())
 	}
 	if v := m.View(); !strings.Contains(v, "Practice done: 1 of 2 right (50%).") {
 		t.Fatalf("no banner:\n%s", v)
@@ -616,8 +605,8 @@ func TestPracticeEndsInResults(t *testing.T) {
 	// enter on the weak topic practises it, and the end comes back here.
 	m, _ = uitest.Drive(m, uitest.Press("enter"))
 	ss := sessionOf(t, m)
-	if ss.parent == nil || ss.s.Topic == "" {
-		t.Fatalf("weak-topic practice: parent %v topic %q", ss.parent, ss.s.Topic)
+	if !ss.HasParent() || ss.Session().Topic == "" {
+		t.Fatalf("weak-topic practice: parent %v topic %q", ss.HasParent(), ss.Session().Topic)
 	}
 }
 
@@ -625,8 +614,8 @@ func TestPracticeEndsInResults(t *testing.T) {
 // learner's choice and every explanation.
 func TestExamReviewWalk(t *testing.T) {
 	pool := testPool(t)
-	s := sameSession(t, pool, nil, quiz.Options{Mode: quiz.Exam, Count: 3, Seed: 4})
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Exam, Count: 3, Seed: 4})
+	s := sameSession(t, pool, nil, qz.Options{Mode: qz.Exam, Count: 3, Seed: 4})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 3, Seed: 4})
 	m, _ = uitest.Drive(m, answerKeys(s.Items[0], false)...)
 	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("y"), uitest.Press("right"))
 	v := m.View()
@@ -649,16 +638,16 @@ func TestExamReviewWalk(t *testing.T) {
 // exhibit at 120x40 (target: at most 2 ms).
 func BenchmarkQuizView(b *testing.B) {
 	pool := testPool(b)
-	var withEx []*quiz.Item
+	var withEx []*qz.Item
 	for _, it := range pool.Items {
 		if it.Exhibit != "" {
 			withEx = append(withEx, it)
 		}
 	}
-	p, err := quiz.NewPool(withEx)
-	must(b, err)
-	m := openQuiz(b, p, &fakeClock{t: quizT0}, quiz.Memory(), &QuizStart{Mode: quiz.Practice, Count: 1, Seed: 1})
-	if sessionOf(b, m).item().ex == nil {
+	p, err := qz.NewPool(withEx)
+	uitest.Must(b, err)
+	m := openQuiz(b, p, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Practice, Count: 1, Seed: 1})
+	if !sessionOf(b, m).HasExhibit() {
 		b.Fatal("no exhibit")
 	}
 	b.ReportAllocs()
@@ -673,30 +662,31 @@ func BenchmarkQuizView(b *testing.B) {
 func quizScreenStates(t testing.TB) map[string]tea.Model {
 	t.Helper()
 	cat := uitest.Catalog(t)
-	pool, err := loadQuizPool(context.Background(), cat, nil)
+	pool, err := quiz.LoadPool(context.Background(), cat, nil)
 	if err != nil {
 		t.Fatalf("pool: %v", err)
 	}
 	clock := &fakeClock{t: quizT0}
-	oldNow, oldTick := quizNow, quizTick
-	quizNow = clock.Now
-	quizTick = func(*quizSession, int) tea.Cmd { return nil }
-	defer func() { quizNow, quizTick = oldNow, oldTick }()
+	quiz.UseHooks(t, nil, clock.Now, true)
 
 	// withSession opens the app on a session drawn from items (a kind).
-	withSession := func(o quiz.Options, msgs ...tea.Msg) tea.Model {
-		a := New(Options{Catalog: cat, Progress: quiz.Memory()})
+	// The session is built on the App's own Common, taken from the menu
+	// New puts on top for a Start; the session replaces that menu, so
+	// the stack is Home and the session.
+	withSession := func(o qz.Options, msgs ...tea.Msg) tea.Model {
+		a := ui.New(ui.Options{Catalog: cat, Progress: qz.Memory(), Quiz: &quiz.Start{}})
 		m, _ := uitest.Drive(a, uitest.Size120)
-		s, err := quiz.NewSession(pool, nil, o, quizT0)
+		c := quiz.CommonOf(m.(*ui.App).Top())
+		s, err := qz.NewSession(pool, nil, o, quizT0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _ = uitest.Drive(m, append([]tea.Msg{common.NavMsg{Push: newQuizSession(a.(*App).c, pool, s, nil)}}, msgs...)...)
+		m, _ = uitest.Drive(m, append([]tea.Msg{common.NavMsg{Push: quiz.NewSession(c, pool, s), Replace: true}}, msgs...)...)
 		return m
 	}
-	classify := quiz.Options{Mode: quiz.Practice, Count: 3, Seed: 11, Kinds: []quiz.Kind{quiz.KindClassify}}
-	next := quiz.Options{Mode: quiz.Practice, Count: 3, Seed: 11, Kinds: []quiz.Kind{quiz.KindNextAction}}
-	exam := quiz.Options{Mode: quiz.Exam, Count: 20, Seed: 11, Duration: 30 * time.Minute}
+	classify := qz.Options{Mode: qz.Practice, Count: 3, Seed: 11, Kinds: []qz.Kind{qz.KindClassify}}
+	next := qz.Options{Mode: qz.Practice, Count: 3, Seed: 11, Kinds: []qz.Kind{qz.KindNextAction}}
+	exam := qz.Options{Mode: qz.Exam, Count: 20, Seed: 11, Duration: 30 * time.Minute}
 	ex := sameSession(t, pool, nil, exam)
 	cl := sameSession(t, pool, nil, classify)
 	nx := sameSession(t, pool, nil, next)
@@ -706,9 +696,9 @@ func quizScreenStates(t testing.TB) map[string]tea.Model {
 		examKeys = append(examKeys, uitest.Press("right"))
 	}
 	examKeys = append(examKeys, uitest.Press("f"), uitest.Press("left"))
-	store := quiz.Memory()
+	store := qz.Memory()
 	menu := func(msgs ...tea.Msg) tea.Model {
-		a := New(Options{Catalog: cat, Progress: store})
+		a := ui.New(ui.Options{Catalog: cat, Progress: store})
 		m, _ := uitest.Drive(a, uitest.Size120)
 		for !strings.Contains(uitest.LineWith(m.View(), "▸"), "Practice & exam") {
 			m, _ = uitest.Drive(m, uitest.Press("down"))
@@ -741,14 +731,15 @@ func TestQuizScreensFitTheirArea(t *testing.T) {
 	for name, m := range quizScreenStates(t) {
 		for _, sz := range [][2]int{{60, 20}, {61, 21}, {80, 24}, {100, 30}, {109, 30}, {110, 30}, {120, 40}, {200, 60}} {
 			m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-			a := m.(*App)
-			lines := strings.Split(a.top().View(), "\n")
-			if len(lines) > a.bodyH {
-				t.Errorf("%s at %dx%d: %d lines for %d rows", name, sz[0], sz[1], len(lines), a.bodyH)
+			top := m.(*ui.App).Top()
+			bodyW, bodyH := quiz.AreaOf(top)
+			lines := strings.Split(top.View(), "\n")
+			if len(lines) > bodyH {
+				t.Errorf("%s at %dx%d: %d lines for %d rows", name, sz[0], sz[1], len(lines), bodyH)
 			}
 			for i, l := range lines {
-				if w := ansi.StringWidth(l); w > a.bodyW {
-					t.Errorf("%s at %dx%d: line %d is %d wide for %d: %q", name, sz[0], sz[1], i, w, a.bodyW, ansi.Strip(l))
+				if w := ansi.StringWidth(l); w > bodyW {
+					t.Errorf("%s at %dx%d: line %d is %d wide for %d: %q", name, sz[0], sz[1], i, w, bodyW, ansi.Strip(l))
 					break
 				}
 			}

@@ -1,4 +1,4 @@
-package ui
+package quiz
 
 import (
 	"context"
@@ -10,29 +10,29 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/errorlab/errorlab/quiz"
+	qz "github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/ui/common"
 )
 
-// quizMenu is "Practice & exam": Practice, Mock exam, Review, Results.
+// Menu is "Practice & exam": Practice, Mock exam, Review, Results.
 // It builds the pool (authored questions and the drills generated from
 // the lab's scenarios) in a command when it opens.
-type quizMenu struct {
+type Menu struct {
 	c    *common.Common
-	keys QuizKeys
+	keys KeyMap
 
-	pool    *quiz.Pool
+	pool    *qz.Pool
 	err     error
 	loading bool
-	pending *QuizStart // opened by `errorlab quiz`: start once loaded
-	seed    uint64     // --seed, kept for the menu's later sessions
+	pending *Start // opened by `errorlab quiz`: start once loaded
+	seed    uint64 // --seed, kept for the menu's later sessions
 
 	cursor int
 	setup  int // menuPractice or menuExam while setting up; -1 otherwise
 	field  int
 	edit   string // digits typed into the field, not yet applied
 
-	topic int // 0 = all topics, i = quiz.Topics[i-1]
+	topic int // 0 = all topics, i = qz.Topics[i-1]
 	// pCount is the practice length the learner chose (default 10). A
 	// smaller topic shows and starts with fewer (practiceCount) but
 	// never changes the choice, so going back to a bigger topic finds it.
@@ -66,19 +66,23 @@ var menuEntries = []menuEntry{
 	{"Results", "Mastery by topic, your exam history, and your weakest topics to practise."},
 }
 
-type quizPoolMsg struct {
-	owner *quizMenu
-	pool  *quiz.Pool
+type poolMsg struct {
+	owner *Menu
+	pool  *qz.Pool
 	err   error
 }
 
-func newQuizMenu(c *common.Common, start *QuizStart) *quizMenu {
-	m := &quizMenu{c: c, keys: DefaultQuizKeys(), setup: -1, pCount: 10, eCount: 20, ePass: 70, pending: start}
+// NewMenu builds the menu on the session's Common. start, when not nil,
+// is a session to open as soon as the questions are ready (`errorlab
+// quiz`); the menu's set-up then keeps its mode, topic, count, time, pass
+// line and seed. The pool is built when the root activates the menu.
+func NewMenu(c *common.Common, start *Start) *Menu {
+	m := &Menu{c: c, keys: DefaultKeyMap(), setup: -1, pCount: 10, eCount: 20, ePass: 70, pending: start}
 	m.eMinutes = examMinutes(m.eCount)
 	if start != nil {
 		m.seed = start.Seed
 		switch start.Mode {
-		case quiz.Exam:
+		case qz.Exam:
 			m.cursor = menuExam
 			if start.Count > 0 {
 				m.eCount = start.Count
@@ -90,14 +94,14 @@ func newQuizMenu(c *common.Common, start *QuizStart) *quizMenu {
 			if start.PassMark > 0 {
 				m.ePass = int(start.PassMark*100 + 0.5)
 			}
-		case quiz.Review:
+		case qz.Review:
 			m.cursor = menuReview
 		default:
 			if start.Count > 0 {
 				m.pCount = start.Count
 			}
 		}
-		for i, t := range quiz.Topics {
+		for i, t := range qz.Topics {
 			if t.ID == start.Topic {
 				m.topic = i + 1
 			}
@@ -109,15 +113,20 @@ func newQuizMenu(c *common.Common, start *QuizStart) *quizMenu {
 // examMinutes is the default time: 1.5 minutes a question, rounded up.
 func examMinutes(n int) int { return (3*n + 1) / 2 }
 
-func (m *quizMenu) Init() tea.Cmd { return nil }
-func (m *quizMenu) Crumb() string { return "Practice & exam" }
-func (m *quizMenu) SetSize(w, h int) {
+// Init implements tea.Model; the pool is built by Activate.
+func (m *Menu) Init() tea.Cmd { return nil }
+
+// Crumb implements common.Screen.
+func (m *Menu) Crumb() string { return "Practice & exam" }
+
+// SetSize implements common.Screen: the menu's area in cells.
+func (m *Menu) SetSize(w, h int) {
 	m.w, m.h = w, h
 }
 
 // Activate builds the pool the first time; afterwards it refreshes the
 // review count and the last exam.
-func (m *quizMenu) Activate() tea.Cmd {
+func (m *Menu) Activate() tea.Cmd {
 	if m.pool == nil {
 		if m.loading || m.err != nil {
 			return nil
@@ -125,8 +134,8 @@ func (m *quizMenu) Activate() tea.Cmd {
 		m.loading = true
 		cat, bank := m.c.Catalog, m.c.Bank
 		return common.Safe("preparing the questions", func() tea.Msg {
-			p, err := loadQuizPool(context.Background(), cat, bank)
-			return quizPoolMsg{owner: m, pool: p, err: err}
+			p, err := loadPool(context.Background(), cat, bank)
+			return poolMsg{owner: m, pool: p, err: err}
 		})
 	}
 	m.refresh()
@@ -134,7 +143,7 @@ func (m *quizMenu) Activate() tea.Cmd {
 }
 
 // refresh counts what waits for review and reads the last exam.
-func (m *quizMenu) refresh() {
+func (m *Menu) refresh() {
 	m.missed, m.learning, m.lastRun = 0, 0, ""
 	p, err := m.c.Progress.Load()
 	if err != nil || p == nil || m.pool == nil {
@@ -144,9 +153,9 @@ func (m *quizMenu) refresh() {
 		r, ok := p.Items[it.ID]
 		switch {
 		case !ok:
-		case r.Box == quiz.BoxMissed:
+		case r.Box == qz.BoxMissed:
 			m.missed++
-		case r.Box > quiz.BoxMissed && r.Box < quiz.Mastered:
+		case r.Box > qz.BoxMissed && r.Box < qz.Mastered:
 			m.learning++
 		}
 	}
@@ -162,7 +171,7 @@ func (m *quizMenu) refresh() {
 
 // reviewCounts is what a review brings back, "2 missed · 7 still
 // learning", or "" when nothing waits.
-func (m *quizMenu) reviewCounts() string {
+func (m *Menu) reviewCounts() string {
 	var parts []string
 	if m.missed > 0 {
 		parts = append(parts, fmt.Sprintf("%d missed", m.missed))
@@ -174,10 +183,10 @@ func (m *quizMenu) reviewCounts() string {
 }
 
 // Capturing is true while digits are being typed: q does not quit then.
-func (m *quizMenu) Capturing() bool { return m.edit != "" }
+func (m *Menu) Capturing() bool { return m.edit != "" }
 
 // Back closes the set-up before the root leaves the menu.
-func (m *quizMenu) Back() bool {
+func (m *Menu) Back() bool {
 	if m.setup >= 0 {
 		m.setup, m.edit = -1, ""
 		return true
@@ -185,7 +194,7 @@ func (m *quizMenu) Back() bool {
 	return false
 }
 
-func (m *quizMenu) fields() int {
+func (m *Menu) fields() int {
 	if m.setup == menuExam {
 		return 4 // questions, minutes, pass line, start
 	}
@@ -193,14 +202,15 @@ func (m *quizMenu) fields() int {
 }
 
 // numField reports whether the focused field takes a number.
-func (m *quizMenu) numField() bool {
+func (m *Menu) numField() bool {
 	if m.setup == menuExam {
 		return m.field < 3
 	}
 	return m.field == 1
 }
 
-func (m *quizMenu) ShortHelp() []key.Binding {
+// ShortHelp implements help.KeyMap: the keys that act now.
+func (m *Menu) ShortHelp() []key.Binding {
 	k := m.keys
 	if m.edit != "" {
 		return []key.Binding{withHelp(k.Type, "0-9", "type"), withHelp(k.Open, "enter", "start"),
@@ -216,7 +226,8 @@ func (m *quizMenu) ShortHelp() []key.Binding {
 	return []key.Binding{m.c.Nav.Up, m.c.Nav.Down, k.Open}
 }
 
-func (m *quizMenu) FullHelp() [][]key.Binding {
+// FullHelp implements help.KeyMap.
+func (m *Menu) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{m.c.Nav.Up, m.c.Nav.Down, withHelp(k.Open, "enter", "open / start")},
@@ -225,9 +236,10 @@ func (m *quizMenu) FullHelp() [][]key.Binding {
 	}
 }
 
-func (m *quizMenu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update implements tea.Model: the pool when it is ready, then keys.
+func (m *Menu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case quizPoolMsg:
+	case poolMsg:
 		if msg.owner != m {
 			return m, nil
 		}
@@ -240,7 +252,7 @@ func (m *quizMenu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.refresh()
 		if st := m.pending; st != nil {
 			m.pending = nil
-			return m, m.start(quiz.Options{Mode: st.Mode, Topic: st.Topic, Count: st.Count,
+			return m, m.start(qz.Options{Mode: st.Mode, Topic: st.Topic, Count: st.Count,
 				Duration: time.Duration(st.Minutes) * time.Minute, Seed: st.Seed, PassMark: st.PassMark})
 		}
 		return m, nil
@@ -256,7 +268,7 @@ func (m *quizMenu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *quizMenu) key(k tea.KeyMsg) tea.Cmd {
+func (m *Menu) key(k tea.KeyMsg) tea.Cmd {
 	nav := m.c.Nav
 	if m.setup < 0 {
 		switch {
@@ -307,7 +319,7 @@ func (m *quizMenu) key(k tea.KeyMsg) tea.Cmd {
 }
 
 // open acts on a menu entry.
-func (m *quizMenu) open() tea.Cmd {
+func (m *Menu) open() tea.Cmd {
 	if m.pool == nil {
 		if m.err != nil {
 			m.c.SetStatus(common.StatusError, "the questions could not be prepared: %v", m.err)
@@ -320,28 +332,28 @@ func (m *quizMenu) open() tea.Cmd {
 	case menuPractice, menuExam:
 		m.setup, m.field = m.cursor, 0
 	case menuReview:
-		return m.start(quiz.Options{Mode: quiz.Review, Seed: m.seed})
+		return m.start(qz.Options{Mode: qz.Review, Seed: m.seed})
 	case menuResults:
-		return common.Send(common.NavMsg{Push: newQuizResults(m.c, m.pool)})
+		return common.Send(common.NavMsg{Push: newResults(m.c, m.pool)})
 	}
 	return nil
 }
 
-func (m *quizMenu) startSetup() tea.Cmd {
+func (m *Menu) startSetup() tea.Cmd {
 	if m.setup == menuExam {
-		return m.start(quiz.Options{Mode: quiz.Exam, Count: m.eCount, Duration: time.Duration(m.eMinutes) * time.Minute,
+		return m.start(qz.Options{Mode: qz.Exam, Count: m.eCount, Duration: time.Duration(m.eMinutes) * time.Minute,
 			PassMark: float64(m.ePass) / 100, Seed: m.seed})
 	}
-	return m.start(quiz.Options{Mode: quiz.Practice, Topic: m.topicID(), Count: m.practiceCount(), Seed: m.seed})
+	return m.start(qz.Options{Mode: qz.Practice, Topic: m.topicID(), Count: m.practiceCount(), Seed: m.seed})
 }
 
 // practiceCount is the chosen practice length, clamped to what the topic
 // offers: what the set-up shows and what a start asks for.
-func (m *quizMenu) practiceCount() int {
+func (m *Menu) practiceCount() int {
 	return max(min(m.pCount, m.available()), 1)
 }
 
-func (m *quizMenu) start(o quiz.Options) tea.Cmd {
+func (m *Menu) start(o qz.Options) tea.Cmd {
 	s, err := startQuiz(m.c, m.pool, o, nil)
 	if err != nil {
 		m.c.SetStatus(common.StatusError, "%v", err)
@@ -351,15 +363,15 @@ func (m *quizMenu) start(o quiz.Options) tea.Cmd {
 	return common.Send(common.NavMsg{Push: s})
 }
 
-func (m *quizMenu) topicID() string {
+func (m *Menu) topicID() string {
 	if m.topic == 0 {
 		return ""
 	}
-	return quiz.Topics[m.topic-1].ID
+	return qz.Topics[m.topic-1].ID
 }
 
 // available is how many items the practice topic offers.
-func (m *quizMenu) available() int {
+func (m *Menu) available() int {
 	if m.pool == nil {
 		return 0
 	}
@@ -367,7 +379,7 @@ func (m *quizMenu) available() int {
 }
 
 // commit applies the typed digits to the focused field.
-func (m *quizMenu) commit() {
+func (m *Menu) commit() {
 	n, err := strconv.Atoi(m.edit)
 	m.edit = ""
 	if err != nil {
@@ -376,7 +388,7 @@ func (m *quizMenu) commit() {
 	m.set(n)
 }
 
-func (m *quizMenu) value() int {
+func (m *Menu) value() int {
 	if m.setup == menuExam {
 		switch m.field {
 		case 0:
@@ -395,7 +407,7 @@ func (m *quizMenu) value() int {
 }
 
 // set puts n, clamped to the field's range, into the focused field.
-func (m *quizMenu) set(n int) {
+func (m *Menu) set(n int) {
 	clamp := func(v, lo, hi int) int { return max(min(v, hi), lo) }
 	if m.setup == menuExam {
 		switch m.field {
@@ -414,14 +426,14 @@ func (m *quizMenu) set(n int) {
 	switch m.field {
 	case 0:
 		// The chosen count stays; the topic only limits what is shown.
-		m.topic = (n + len(quiz.Topics) + 1) % (len(quiz.Topics) + 1)
+		m.topic = (n + len(qz.Topics) + 1) % (len(qz.Topics) + 1)
 	case 1:
 		// A typed count larger than the topic is kept for larger topics.
 		m.pCount = clamp(n, 1, max(len(m.pool.Items), 1))
 	}
 }
 
-func (m *quizMenu) change(d int) {
+func (m *Menu) change(d int) {
 	if m.setup == menuExam && m.field == 2 {
 		d *= 5
 	}
@@ -431,32 +443,34 @@ func (m *quizMenu) change(d int) {
 	m.set(m.value() + d)
 }
 
-func (m *quizMenu) View() string {
+// View implements tea.Model: the entries, or the set-up of a practice
+// or an exam.
+func (m *Menu) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
 	st := m.c.Styles
 	w := m.w
 	var lines []string
-	add := func(s string) { lines = append(lines, quizFit(s, w)) }
+	add := func(s string) { lines = append(lines, fit(s, w)) }
 	add("")
 	add(" " + st.Title.Render("Practice & exam"))
 	switch {
 	case m.loading:
 		add(" " + st.Info.Render("⋯ Preparing the questions: generating drills from the lab's scenarios…"))
 	case m.err != nil:
-		for _, l := range quizWrap("✗ The questions could not be prepared: "+m.err.Error(), w-2) {
+		for _, l := range wrap("✗ The questions could not be prepared: "+m.err.Error(), w-2) {
 			add(" " + st.Bad.Render(l))
 		}
 	case m.pool != nil:
-		info := fmt.Sprintf("%d questions and drills on %d topics", len(m.pool.Items), len(quiz.Topics))
+		info := fmt.Sprintf("%d questions and drills on %d topics", len(m.pool.Items), len(qz.Topics))
 		if r := m.reviewCounts(); r != "" {
 			info += " · for review: " + r
 		}
 		if m.lastRun != "" {
 			info += " · " + m.lastRun
 		}
-		for _, l := range quizWrap(info, w-2) {
+		for _, l := range wrap(info, w-2) {
 			add(" " + st.Muted.Render(l))
 		}
 	}
@@ -490,7 +504,7 @@ func (m *quizMenu) View() string {
 			name += st.Muted.Render(" (" + r + ")")
 		}
 		add(lead + ns.Render(e.name) + strings.TrimPrefix(name, e.name))
-		d := quizWrap(e.desc, max(w-6, 10))
+		d := wrap(e.desc, max(w-6, 10))
 		if len(d) > descRows {
 			d = d[:descRows]
 			d[descRows-1] = strings.TrimRight(d[descRows-1], ".") + "…"
@@ -502,10 +516,10 @@ func (m *quizMenu) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func (m *quizMenu) setupView() []string {
+func (m *Menu) setupView() []string {
 	st := m.c.Styles
 	var out []string
-	add := func(s string) { out = append(out, quizFit(s, m.w)) }
+	add := func(s string) { out = append(out, fit(s, m.w)) }
 	title := "Practice · set up"
 	if m.setup == menuExam {
 		title = "Mock exam · set up"
@@ -529,7 +543,7 @@ func (m *quizMenu) setupView() []string {
 	} else {
 		topic := "All topics"
 		if m.topic > 0 {
-			topic = quiz.Topics[m.topic-1].Title
+			topic = qz.Topics[m.topic-1].Title
 		}
 		rows = []row{
 			{"Topic", topic, fmt.Sprintf("%d questions and drills", m.available())},
@@ -545,7 +559,7 @@ func (m *quizMenu) setupView() []string {
 		} else {
 			val = "  " + val + "  "
 		}
-		add(lead + ls.Render(quizPad(r.label, 10)) + " " + val + "  " + st.Muted.Render(r.note))
+		add(lead + ls.Render(pad(r.label, 10)) + " " + val + "  " + st.Muted.Render(r.note))
 	}
 	lead, ls := "   ", st.Bold
 	if m.field == len(rows) {
@@ -554,7 +568,7 @@ func (m *quizMenu) setupView() []string {
 	add(lead + ls.Render("Start") + st.Muted.Render("  (enter starts from any field)"))
 	add("")
 	help := "↑/↓ field · ←/→ change · type digits for a number · enter start · esc back"
-	for _, l := range quizWrap(help, max(m.w-2, 10)) {
+	for _, l := range wrap(help, max(m.w-2, 10)) {
 		add(" " + st.Muted.Render(l))
 	}
 	return out
@@ -562,7 +576,7 @@ func (m *quizMenu) setupView() []string {
 
 // countNote is "of 240", or on a topic smaller than the chosen count
 // "of 6 (all of them; 10 on a larger topic)".
-func (m *quizMenu) countNote() string {
+func (m *Menu) countNote() string {
 	avail := m.available()
 	if m.pCount > avail && avail > 0 {
 		return fmt.Sprintf("of %d (all of them; %d on a larger topic)", avail, m.pCount)
@@ -572,40 +586,40 @@ func (m *quizMenu) countNote() string {
 
 // ---------------------------------------------------------------------
 
-// quizNothing is the friendly screen for a review with nothing missed.
-type quizNothing struct {
+// nothing is the friendly screen for a review with nothing missed.
+type nothing struct {
 	c    *common.Common
-	keys QuizKeys
-	pool *quiz.Pool
+	keys KeyMap
+	pool *qz.Pool
 	msg  string // why nothing waits, read once
 	w, h int
 }
 
-func newQuizNothing(c *common.Common, pool *quiz.Pool) *quizNothing {
-	m := &quizNothing{c: c, keys: DefaultQuizKeys(), pool: pool}
+func newNothing(c *common.Common, pool *qz.Pool) *nothing {
+	m := &nothing{c: c, keys: DefaultKeyMap(), pool: pool}
 	m.msg = m.why()
 	return m
 }
 
-func (m *quizNothing) Init() tea.Cmd    { return nil }
-func (m *quizNothing) Crumb() string    { return "Review" }
-func (m *quizNothing) SetSize(w, h int) { m.w, m.h = w, h }
+func (m *nothing) Init() tea.Cmd    { return nil }
+func (m *nothing) Crumb() string    { return "Review" }
+func (m *nothing) SetSize(w, h int) { m.w, m.h = w, h }
 
-func (m *quizNothing) ShortHelp() []key.Binding {
+func (m *nothing) ShortHelp() []key.Binding {
 	return []key.Binding{withHelp(m.keys.Practise, "p/enter", "practise instead")}
 }
 
-func (m *quizNothing) FullHelp() [][]key.Binding {
+func (m *nothing) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{withHelp(m.keys.Practise, "p/enter", "practise 10 questions on every topic")}}
 }
 
-func (m *quizNothing) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *nothing) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
 	}
 	if key.Matches(k, m.keys.Practise) || key.Matches(k, m.keys.Open) {
-		s, err := startQuiz(m.c, m.pool, quiz.Options{Mode: quiz.Practice, Count: 10}, nil)
+		s, err := startQuiz(m.c, m.pool, qz.Options{Mode: qz.Practice, Count: 10}, nil)
 		if err != nil {
 			m.c.SetStatus(common.StatusError, "%v", err)
 			return m, nil
@@ -617,7 +631,7 @@ func (m *quizNothing) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // why says what is true when nothing waits: no question answered yet, or
 // every question answered is mastered (right three times in a row).
-func (m *quizNothing) why() string {
+func (m *nothing) why() string {
 	answered := 0
 	if p, err := m.c.Progress.Load(); err == nil && p != nil && m.pool != nil {
 		for _, it := range m.pool.Items {
@@ -635,21 +649,21 @@ func (m *quizNothing) why() string {
 	return fmt.Sprintf("Nothing you missed is waiting: all %d questions you have answered are mastered (right three times in a row). Practise more to find new ones.", answered)
 }
 
-func (m *quizNothing) View() string {
+func (m *nothing) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
 	st := m.c.Styles
 	var lines []string
-	add := func(s string) { lines = append(lines, quizFit(s, m.w)) }
+	add := func(s string) { lines = append(lines, fit(s, m.w)) }
 	add("")
 	add(" " + st.OK.Render("✓ Nothing to review yet"))
 	add("")
-	for _, l := range quizWrap(m.msg, max(min(m.w-2, 90), 10)) {
+	for _, l := range wrap(m.msg, max(min(m.w-2, 90), 10)) {
 		add(" " + l)
 	}
 	add("")
-	for _, l := range quizWrap("Review brings back what you missed first, then anything you have answered right fewer than three times in a row: each question comes back until you answer it right three times in a row.", max(min(m.w-2, 90), 10)) {
+	for _, l := range wrap("Review brings back what you missed first, then anything you have answered right fewer than three times in a row: each question comes back until you answer it right three times in a row.", max(min(m.w-2, 90), 10)) {
 		add(" " + st.Muted.Render(l))
 	}
 	add("")

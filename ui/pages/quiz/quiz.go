@@ -1,4 +1,11 @@
-package ui
+// Package quiz is the practice & exam page: the menu (menu.go), a
+// session in practice, review or exam mode (this file; one question at a
+// time with quizitem.go), the exam's results and the learner's results
+// (results.go). The screens move between each other with common.NavMsg;
+// the root opens the menu with NewMenu. The domain package
+// github.com/errorlab/errorlab/quiz (questions, sessions, scores) is
+// imported as qz.
+package quiz
 
 import (
 	"context"
@@ -11,64 +18,57 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/errorlab/errorlab/quiz"
+	qz "github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/ui/common"
 )
 
-// The quiz screens: the menu (quizmenu.go), a session in practice, review
-// or exam mode (this file; one item at a time with quizitem.go), the exam's
-// results and the learner's results (quizresults.go).
+// Start opens the app directly in a quiz session (`errorlab quiz`): the
+// menu starts it as soon as the questions are ready.
+type Start struct {
+	Mode     qz.Mode
+	Topic    string  // "" = every topic
+	Count    int     // 0 = the mode's default
+	Minutes  int     // exam time limit; 0 = 90 s per question
+	Seed     uint64  // 0 = from the clock
+	PassMark float64 // exam pass line as a fraction; 0 = qz.DefaultPassMark
+}
 
-// loadQuizPool builds the pool of questions and drills for a catalogue;
+// loadPool builds the pool of questions and drills for a catalogue;
 // tests replace it with a smaller pool.
-var loadQuizPool = func(ctx context.Context, cat *scenarios.Catalog, bank *quiz.Bank) (*quiz.Pool, error) {
+var loadPool = func(ctx context.Context, cat *scenarios.Catalog, bank *qz.Bank) (*qz.Pool, error) {
 	if bank == nil {
 		var err error
-		if bank, err = quiz.DefaultBank(); err != nil {
+		if bank, err = qz.DefaultBank(); err != nil {
 			return nil, err
 		}
 	}
-	return quiz.LoadPool(ctx, bank, cat)
+	return qz.LoadPool(ctx, bank, cat)
 }
 
-// quizNow is the quiz screens' clock; tests replace it.
-var quizNow = time.Now
+// timeNow is the quiz screens' clock; tests replace it.
+var timeNow = time.Now
 
-// quizTick is the exam clock's heartbeat, a variable so tests can drive it.
-var quizTick = func(owner *quizSession, gen int) tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return quizTickMsg{owner: owner, gen: gen} })
+// tick is the exam clock's heartbeat, a variable so tests can drive it.
+var tick = func(owner *session, gen int) tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{owner: owner, gen: gen} })
 }
 
-// quizNav is the root's handling of common.NavMsg.
-func (a *App) quizNav(m common.NavMsg) tea.Cmd {
-	if m.Pop {
-		return a.pop()
-	}
-	if m.Replace {
-		a.dropTop()
-	}
-	if m.Push == nil {
-		return nil
-	}
-	return a.push(m.Push)
-}
-
-// startQuiz opens a session: a quizSession, or the friendly "nothing to
+// startQuiz opens a session: a session, or the friendly "nothing to
 // review" screen. parent, when set, is the results screen that asked
 // (practise a weak topic); the session returns to it at the end.
-func startQuiz(c *common.Common, pool *quiz.Pool, o quiz.Options, parent *quizResults) (common.Screen, error) {
-	var prog *quiz.Progress
-	if o.Mode == quiz.Review {
+func startQuiz(c *common.Common, pool *qz.Pool, o qz.Options, parent *results) (common.Screen, error) {
+	var prog *qz.Progress
+	if o.Mode == qz.Review {
 		p, err := c.Progress.Load()
 		if err != nil {
 			c.SetStatus(common.StatusWarn, "your progress could not be read: %v", err)
 		}
 		prog = p
 	}
-	s, err := quiz.NewSession(pool, prog, o, quizNow())
-	if errors.Is(err, quiz.ErrNothingToReview) {
-		return newQuizNothing(c, pool), nil
+	s, err := qz.NewSession(pool, prog, o, timeNow())
+	if errors.Is(err, qz.ErrNothingToReview) {
+		return newNothing(c, pool), nil
 	}
 	if err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func startQuiz(c *common.Common, pool *quiz.Pool, o quiz.Options, parent *quizRe
 	if len(s.Items) == 0 {
 		return nil, errors.New("no questions to ask: the pool is empty")
 	}
-	return newQuizSession(c, pool, s, parent), nil
+	return newSession(c, pool, s, parent), nil
 }
 
 // confirm dialogs of an exam.
@@ -86,14 +86,14 @@ const (
 	confirmLeave
 )
 
-// quizSession runs a practice, review or exam session.
-type quizSession struct {
+// session runs a practice, review or exam session.
+type session struct {
 	c      *common.Common
-	keys   QuizKeys
-	pool   *quiz.Pool
-	s      *quiz.Session
-	parent *quizResults
-	items  []*quizItem // built when first shown
+	keys   KeyMap
+	pool   *qz.Pool
+	s      *qz.Session
+	parent *results
+	items  []*question // built when first shown
 	cur    int
 	now    func() time.Time
 	w, h   int
@@ -109,23 +109,23 @@ type quizSession struct {
 	quitAfter bool
 }
 
-func newQuizSession(c *common.Common, pool *quiz.Pool, s *quiz.Session, parent *quizResults) *quizSession {
-	m := &quizSession{c: c, keys: DefaultQuizKeys(), pool: pool, s: s, parent: parent, now: quizNow,
-		items: make([]*quizItem, len(s.Items)), checked: make([]bool, len(s.Items))}
+func newSession(c *common.Common, pool *qz.Pool, s *qz.Session, parent *results) *session {
+	m := &session{c: c, keys: DefaultKeyMap(), pool: pool, s: s, parent: parent, now: timeNow,
+		items: make([]*question, len(s.Items)), checked: make([]bool, len(s.Items))}
 	m.item() // the first item, so a size can reach it
 	return m
 }
 
-func (m *quizSession) exam() bool { return m.s.Mode == quiz.Exam }
+func (m *session) exam() bool { return m.s.Mode == qz.Exam }
 
 // item returns the current item's view, building it on first use.
-func (m *quizSession) item() *quizItem {
+func (m *session) item() *question {
 	if m.items[m.cur] == nil {
 		reserved := ""
 		if m.exam() {
 			reserved = "fs"
 		}
-		q := newQuizItem(m.c, m.s.Items[m.cur], reserved)
+		q := newQuestion(m.c, m.s.Items[m.cur], reserved)
 		if reserved != "" {
 			q.reservedWhy = "f flags and s submits"
 		}
@@ -138,33 +138,33 @@ func (m *quizSession) item() *quizItem {
 	return m.items[m.cur]
 }
 
-func (m *quizSession) Init() tea.Cmd { return nil }
+func (m *session) Init() tea.Cmd { return nil }
 
-func (m *quizSession) Crumb() string {
+func (m *session) Crumb() string {
 	switch m.s.Mode {
-	case quiz.Exam:
+	case qz.Exam:
 		return "Mock exam"
-	case quiz.Review:
+	case qz.Review:
 		return "Review"
 	}
 	if m.s.Topic != "" {
-		return "Practice: " + quiz.TopicTitle(m.s.Topic)
+		return "Practice: " + qz.TopicTitle(m.s.Topic)
 	}
 	return "Practice"
 }
 
 // headLines is the rows above the item: the question line, the verdict or
 // navigator line, and a gap when there is room.
-func (m *quizSession) headLines() int {
+func (m *session) headLines() int {
 	if m.h >= 24 {
 		return 3
 	}
 	return 2
 }
 
-func (m *quizSession) itemSize() (int, int) { return m.w, max(m.h-m.headLines(), 1) }
+func (m *session) itemSize() (int, int) { return m.w, max(m.h-m.headLines(), 1) }
 
-func (m *quizSession) SetSize(w, h int) {
+func (m *session) SetSize(w, h int) {
 	m.w, m.h = w, h
 	for _, q := range m.items {
 		if q != nil {
@@ -174,22 +174,22 @@ func (m *quizSession) SetSize(w, h int) {
 }
 
 // Activate starts the exam clock.
-func (m *quizSession) Activate() tea.Cmd {
+func (m *session) Activate() tea.Cmd {
 	if !m.exam() || m.s.Submitted {
 		return nil
 	}
 	m.gen++
-	return quizTick(m, m.gen)
+	return tick(m, m.gen)
 }
 
 // Close stops the exam clock.
-func (m *quizSession) Close() { m.gen++ }
+func (m *session) Close() { m.gen++ }
 
 // Capturing is true while a confirmation asks: every key answers it.
-func (m *quizSession) Capturing() bool { return m.confirm != confirmNone }
+func (m *session) Capturing() bool { return m.confirm != confirmNone }
 
 // Back asks before abandoning an exam.
-func (m *quizSession) Back() bool {
+func (m *session) Back() bool {
 	if m.exam() && !m.s.Submitted {
 		m.confirm, m.quitAfter = confirmLeave, false
 		return true
@@ -198,7 +198,7 @@ func (m *quizSession) Back() bool {
 }
 
 // GuardQuit asks before q throws a running exam away, as esc does.
-func (m *quizSession) GuardQuit() bool {
+func (m *session) GuardQuit() bool {
 	if m.exam() && !m.s.Submitted {
 		m.confirm, m.quitAfter = confirmLeave, true
 		return true
@@ -211,7 +211,7 @@ func withHelp(b key.Binding, k, desc string) key.Binding {
 	return b
 }
 
-func (m *quizSession) ShortHelp() []key.Binding {
+func (m *session) ShortHelp() []key.Binding {
 	k := m.keys
 	if m.confirm != confirmNone {
 		if m.confirm == confirmSubmit {
@@ -246,7 +246,7 @@ func (m *quizSession) ShortHelp() []key.Binding {
 	return append(item, k.Check)
 }
 
-func (m *quizSession) FullHelp() [][]key.Binding {
+func (m *session) FullHelp() [][]key.Binding {
 	k := m.keys
 	answer := m.item().FullHelp()[0]
 	if m.exam() {
@@ -256,23 +256,23 @@ func (m *quizSession) FullHelp() [][]key.Binding {
 	return [][]key.Binding{answer, {k.Check, k.Next, withHelp(m.c.Keys.Back, "esc", "leave (answers are kept)")}}
 }
 
-func (m *quizSession) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *session) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case quizTickMsg:
+	case tickMsg:
 		if msg.owner != m || msg.gen != m.gen || m.s.Submitted {
 			return m, nil
 		}
 		if m.s.Remaining(m.now()) <= 0 {
 			return m, m.submit(true)
 		}
-		return m, quizTick(m, m.gen)
+		return m, tick(m, m.gen)
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	}
 	return m, nil
 }
 
-func (m *quizSession) key(k tea.KeyMsg) tea.Cmd {
+func (m *session) key(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	if m.confirm != confirmNone {
 		switch {
@@ -355,7 +355,7 @@ func (m *quizSession) key(k tea.KeyMsg) tea.Cmd {
 }
 
 // goTo shows item i (exam: free movement).
-func (m *quizSession) goTo(i int) {
+func (m *session) goTo(i int) {
 	if i < 0 || i >= len(m.s.Items) {
 		return
 	}
@@ -364,7 +364,7 @@ func (m *quizSession) goTo(i int) {
 }
 
 // check gives the verdict on the current item and records it.
-func (m *quizSession) check() {
+func (m *session) check() {
 	q := m.item()
 	if p := q.firstEmpty(); p >= 0 {
 		what := "Pick an answer first"
@@ -395,7 +395,7 @@ func (m *quizSession) check() {
 }
 
 // next moves on, or ends the session with the results.
-func (m *quizSession) next() tea.Cmd {
+func (m *session) next() tea.Cmd {
 	if m.cur < len(m.s.Items)-1 {
 		m.cur++
 		m.item()
@@ -403,7 +403,7 @@ func (m *quizSession) next() tea.Cmd {
 	}
 	res := m.s.Score(m.now())
 	word := "Practice"
-	if m.s.Mode == quiz.Review {
+	if m.s.Mode == qz.Review {
 		word = "Review"
 	}
 	banner := fmt.Sprintf("%s done: %d of %d right (%d%%).", word, res.Correct, res.Total, pct(res.Correct, res.Total))
@@ -412,14 +412,14 @@ func (m *quizSession) next() tea.Cmd {
 		m.parent.banner, m.parent.bannerOK = banner, ok
 		return common.Send(common.NavMsg{Pop: true})
 	}
-	r := newQuizResults(m.c, m.pool)
+	r := newResults(m.c, m.pool)
 	r.banner, r.bannerOK = banner, ok
 	return common.Send(common.NavMsg{Push: r, Replace: true})
 }
 
 // submit hands the exam in: every item and the exam are recorded, then
 // the exam's results replace the session.
-func (m *quizSession) submit(timeUp bool) tea.Cmd {
+func (m *session) submit(timeUp bool) tea.Cmd {
 	if m.s.Submitted {
 		return nil
 	}
@@ -464,7 +464,7 @@ func (m *quizSession) submit(timeUp bool) tea.Cmd {
 	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, m.s, res, timeUp), Replace: true})
 }
 
-func (m *quizSession) View() string {
+func (m *session) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
@@ -475,7 +475,7 @@ func (m *quizSession) View() string {
 	if m.exam() && m.s.Flags[m.cur] {
 		left += " " + st.Warn.Render("⚑ flagged")
 	}
-	left += st.Muted.Render(" · " + quiz.TopicTitle(it.Topic) + kindLabel(it.Kind))
+	left += st.Muted.Render(" · " + qz.TopicTitle(it.Topic) + kindLabel(it.Kind))
 	right := ""
 	if m.exam() {
 		right = m.timer()
@@ -499,20 +499,20 @@ func (m *quizSession) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func kindLabel(k quiz.Kind) string {
+func kindLabel(k qz.Kind) string {
 	switch k {
-	case quiz.KindClassify:
+	case qz.KindClassify:
 		return " · drill: classify"
-	case quiz.KindNextAction:
+	case qz.KindNextAction:
 		return " · drill: next action"
-	case quiz.KindSpotDefects:
+	case qz.KindSpotDefects:
 		return " · drill: spot the defects"
 	}
 	return ""
 }
 
 // timer is the exam's countdown; it turns to a warning in the last minute.
-func (m *quizSession) timer() string {
+func (m *session) timer() string {
 	st := m.c.Styles
 	left := m.s.Remaining(m.now())
 	secs := int((left + time.Second - 1) / time.Second)
@@ -528,7 +528,7 @@ func (m *quizSession) timer() string {
 
 // verdictLine is, in practice, the instruction before the check and the
 // verdict after it.
-func (m *quizSession) verdictLine() string {
+func (m *session) verdictLine() string {
 	st := m.c.Styles
 	q := m.item()
 	if !m.checked[m.cur] {
@@ -538,7 +538,7 @@ func (m *quizSession) verdictLine() string {
 		} else if q.multi() {
 			text = "Pick every answer that applies, then enter to check."
 		}
-		return quizFit(" "+st.Muted.Render(text), m.w)
+		return fit(" "+st.Muted.Render(text), m.w)
 	}
 	it := m.s.Items[m.cur]
 	a := m.s.Answers[m.cur]
@@ -547,18 +547,18 @@ func (m *quizSession) verdictLine() string {
 		next = "n: see your results"
 	}
 	if it.Check(a) {
-		return quizFit(" "+st.OK.Render("✓ Right.")+" "+st.Muted.Render("Every choice is explained below · "+next), m.w)
+		return fit(" "+st.OK.Render("✓ Right.")+" "+st.Muted.Render("Every choice is explained below · "+next), m.w)
 	}
-	return quizFit(" "+st.Bad.Render("✗ Not right.")+" "+st.Plain.Render(rightAnswer(it))+st.Muted.Render(" · "+next), m.w)
+	return fit(" "+st.Bad.Render("✗ Not right.")+" "+st.Plain.Render(rightAnswer(it))+st.Muted.Render(" · "+next), m.w)
 }
 
 // rightAnswer names the right letters: "The answer is B.", "The answers
 // are A, C.", or per part for a drill with several.
-func rightAnswer(it *quiz.Item) string {
-	letters := func(p quiz.Part) string {
+func rightAnswer(it *qz.Item) string {
+	letters := func(p qz.Part) string {
 		var ls []string
 		for _, i := range p.CorrectSet() {
-			ls = append(ls, quiz.Letter(i))
+			ls = append(ls, qz.Letter(i))
 		}
 		sep := ", "
 		if p.AnyOf {
@@ -582,7 +582,7 @@ func rightAnswer(it *quiz.Item) string {
 
 // partlyAnswered reports whether a has picks in some of the item's
 // parts but not in all of them (a drill with several parts).
-func partlyAnswered(it *quiz.Item, a quiz.Answer) bool {
+func partlyAnswered(it *qz.Item, a qz.Answer) bool {
 	if it.Complete(a) {
 		return false
 	}
@@ -596,7 +596,7 @@ func partlyAnswered(it *quiz.Item, a quiz.Answer) bool {
 
 // incomplete splits the items not fully answered: nothing picked, and
 // partly answered (0-based).
-func (m *quizSession) incomplete() (unanswered, partly []int) {
+func (m *session) incomplete() (unanswered, partly []int) {
 	for _, i := range m.s.Unanswered() {
 		if partlyAnswered(m.s.Items[i], m.s.Answers[i]) {
 			partly = append(partly, i)
@@ -609,7 +609,7 @@ func (m *quizSession) incomplete() (unanswered, partly []int) {
 
 // navigator is the exam's row of questions: answered ●, partly ◐, not
 // yet ○, flagged ⚑, the current one in brackets; then Submit.
-func (m *quizSession) navigator() string {
+func (m *session) navigator() string {
 	st := m.c.Styles
 	n := len(m.s.Items)
 	anyPartly := false
@@ -680,18 +680,18 @@ func (m *quizSession) navigator() string {
 		parts = append(parts, s)
 	}
 	line := " " + fmt.Sprintf("%d ", from+1) + strings.Join(parts, "") + fmt.Sprintf(" %d", to) + "  " + submit
-	return quizFit(line, m.w)
+	return fit(line, m.w)
 }
 
 // confirmView is the submit or leave question, with the unanswered and
 // flagged questions listed.
-func (m *quizSession) confirmView() []string {
+func (m *session) confirmView() []string {
 	st := m.c.Styles
 	tw := max(min(m.w-2, 90), 10)
 	var out []string
 	add := func(lines ...string) {
 		for _, l := range lines {
-			out = append(out, quizFit(l, m.w))
+			out = append(out, fit(l, m.w))
 		}
 	}
 	if m.confirm == confirmLeave {
@@ -700,7 +700,7 @@ func (m *quizSession) confirmView() []string {
 			title, leave = "⚠ Leave the exam and quit errorlab?", " leave, discard and quit"
 		}
 		add(" "+st.Warn.Render(title), "")
-		for _, l := range quizWrap("Your answers so far will be discarded and nothing is recorded: no score, no history row.", tw) {
+		for _, l := range wrap("Your answers so far will be discarded and nothing is recorded: no score, no history row.", tw) {
 			add(" " + l)
 		}
 		add("")
@@ -718,7 +718,7 @@ func (m *quizSession) confirmView() []string {
 	answered := len(m.s.Items) - len(un) - len(partly)
 	add(" " + st.OK.Render("●") + fmt.Sprintf(" %d of %d answered", answered, len(m.s.Items)))
 	list := func(sym, text string) {
-		for i, l := range quizWrap(text, tw-2) {
+		for i, l := range wrap(text, tw-2) {
 			lead := "   "
 			if i == 0 {
 				lead = " " + st.Warn.Render(sym) + " "
@@ -735,7 +735,7 @@ func (m *quizSession) confirmView() []string {
 		add(" " + st.OK.Render("✓") + " none unanswered")
 	}
 	if len(flagged) > 0 {
-		for i, l := range quizWrap(fmt.Sprintf("%d flagged: %s.", len(flagged), numberList(flagged)), tw-2) {
+		for i, l := range wrap(fmt.Sprintf("%d flagged: %s.", len(flagged), numberList(flagged)), tw-2) {
 			lead := "   "
 			if i == 0 {
 				lead = " " + st.Warn.Render("⚑") + " "
@@ -753,7 +753,7 @@ func (m *quizSession) confirmView() []string {
 
 // choiceLines is "y or enter <yes>    n or esc <no>", the two halves on
 // lines of their own when the screen is too narrow for both.
-func (m *quizSession) choiceLines(yes, no string) []string {
+func (m *session) choiceLines(yes, no string) []string {
 	st := m.c.Styles
 	or := st.Muted.Render(" or ")
 	items := []string{
@@ -784,7 +784,7 @@ func pct(a, b int) int {
 }
 
 // ClipText copies the exhibit (y).
-func (m *quizSession) ClipText() (string, string, bool, string) {
+func (m *session) ClipText() (string, string, bool, string) {
 	it := m.s.Items[m.cur]
 	if it.Exhibit == "" {
 		return "", "", false, "this question has no exhibit to copy"
@@ -792,7 +792,7 @@ func (m *quizSession) ClipText() (string, string, bool, string) {
 	return it.Exhibit, "exhibit", true, ""
 }
 
-type quizTickMsg struct {
-	owner *quizSession
+type tickMsg struct {
+	owner *session
 	gen   int
 }
