@@ -268,6 +268,8 @@ func (m *session) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick(m, m.gen)
 	case tea.KeyMsg:
 		return m, m.key(msg)
+	case tea.MouseMsg:
+		m.mouse(msg)
 	}
 	return m, nil
 }

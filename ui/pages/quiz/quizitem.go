@@ -431,12 +431,16 @@ func (q *question) follow() {
 
 func (q *question) Init() tea.Cmd { return nil }
 
-// Update handles the item's keys: choosing, moving, tab, scrolling.
-// Afterwards changed says whether the answer changed.
+// Update handles the item's keys (choosing, moving, tab, scrolling) and
+// the mouse (mouse.go). Afterwards changed says whether the answer
+// changed.
 func (q *question) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	q.changed = false
-	if k, ok := msg.(tea.KeyMsg); ok {
-		_, q.changed = q.key(k, q.keys, q.c.Nav)
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		_, q.changed = q.key(msg, q.keys, q.c.Nav)
+	case tea.MouseMsg:
+		q.mouse(msg)
 	}
 	return q, nil
 }

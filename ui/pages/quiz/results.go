@@ -123,6 +123,10 @@ func (m *examResults) reviewMissed() tea.Cmd {
 }
 
 func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if mm, ok := msg.(tea.MouseMsg); ok {
+		m.mouse(mm)
+		return m, nil
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
@@ -362,6 +366,10 @@ func (m *results) FullHelp() [][]key.Binding {
 }
 
 func (m *results) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if mm, ok := msg.(tea.MouseMsg); ok {
+		m.mouse(mm)
+		return m, nil
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil

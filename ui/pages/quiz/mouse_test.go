@@ -1,0 +1,154 @@
+package quiz_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	qz "github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/ui/internal/uitest"
+	"github.com/errorlab/errorlab/ui/pages/quiz"
+)
+
+// cellOf is where substr first shows in the app's frame: its column in
+// cells and its row (terminal coordinates, as the mouse reports them).
+func cellOf(t *testing.T, view, substr string) (x, y int) {
+	t.Helper()
+	for y, l := range strings.Split(ansi.Strip(view), "\n") {
+		if i := strings.Index(l, substr); i >= 0 {
+			return ansi.StringWidth(l[:i]), y
+		}
+	}
+	t.Fatalf("%q is not on screen:\n%s", substr, view)
+	return 0, 0
+}
+
+func mouse(b tea.MouseButton, x, y int) tea.MouseMsg {
+	return tea.MouseMsg{X: x, Y: y, Button: b, Action: tea.MouseActionPress}
+}
+
+// scrollPos matches a pane's scroll position in its bottom border.
+var scrollPos = regexp.MustCompile(`[↓↕↑] \d+-\d+/\d+`)
+
+// longExhibit is a drill-like question whose exhibit (63 lines) overflows
+// its pane at every size.
+func longExhibit(t *testing.T) *qz.Pool {
+	var ex strings.Builder
+	ex.WriteString("{\n")
+	for i := range 61 {
+		fmt.Fprintf(&ex, "  \"field%02d\": %d,\n", i, i)
+	}
+	ex.WriteString("  \"last\": true\n}")
+	it := testQuestion("t/ex", "categories", false, "B", "Classify the response.", "transient", "business", "validation", "permission")
+	it.Parts[0].Prompt = "Which errorCategory fits?"
+	it.Exhibit = ex.String()
+	pool, err := qz.NewPool([]*qz.Item{it})
+	uitest.Must(t, err)
+	return pool
+}
+
+// TestMouseOnTheExhibit: wide, the wheel over the exhibit pane scrolls
+// it (the position in its border moves) and a click focuses it (▸ in
+// its title); a click on the question takes the focus back. Narrow, the
+// same on the exhibit box inside the column, and the wheel over the
+// column scrolls the column.
+func TestMouseOnTheExhibit(t *testing.T) {
+	m := openQuiz(t, longExhibit(t), &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Practice, Count: 1, Seed: 1})
+	v := m.View()
+	if strings.Contains(v, "▸ Exhibit") {
+		t.Fatalf("the exhibit is focused at the start:\n%s", v)
+	}
+	x, y := cellOf(t, v, " Exhibit ")
+	before := scrollPos.FindString(v)
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, x, y+3))
+	if after := scrollPos.FindString(m.View()); before == "" || after == before || !strings.HasPrefix(after, "↕ 4-") {
+		t.Errorf("the wheel over the exhibit: position %q, then %q:\n%s", before, after, m.View())
+	}
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, x, y+3))
+	if got := scrollPos.FindString(m.View()); got != before {
+		t.Errorf("wheel up: position %q, want %q", got, before)
+	}
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y+2))
+	if !strings.Contains(m.View(), "▸ Exhibit") {
+		t.Fatalf("a click on the exhibit does not focus it:\n%s", m.View())
+	}
+	sx, sy := cellOf(t, m.View(), "Classify the response.")
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, sx, sy))
+	if strings.Contains(m.View(), "▸ Exhibit") {
+		t.Fatalf("a click on the question leaves the exhibit focused:\n%s", m.View())
+	}
+
+	// Narrow: the exhibit is a box between the stem and the choices.
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	v = m.View()
+	x, y = cellOf(t, v, " Exhibit ")
+	before = scrollPos.FindString(v)
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, x, y+2))
+	if after := scrollPos.FindString(m.View()); before == "" || !strings.HasPrefix(after, "↕ 4-") {
+		t.Errorf("narrow, the wheel over the exhibit: position %q, then %q:\n%s", before, after, m.View())
+	}
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y+1))
+	if !strings.Contains(m.View(), "▸ Exhibit") {
+		t.Fatalf("narrow, a click on the exhibit does not focus it:\n%s", m.View())
+	}
+	// The focused box takes the column but for the hint row below it.
+	sx, sy = cellOf(t, m.View(), "tab back to the question")
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, sx, sy))
+	if strings.Contains(m.View(), "▸ Exhibit") {
+		t.Fatalf("narrow, a click on the question leaves the exhibit focused:\n%s", m.View())
+	}
+	// The wheel over the column scrolls it: up to the stem, down to the
+	// last choice.
+	sx, sy = cellOf(t, m.View(), "Which errorCategory fits?")
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, sx, sy))
+	if v := m.View(); !strings.Contains(v, "Classify the response.") || strings.Contains(v, "D  permission") {
+		t.Errorf("wheel up over the column does not show the stem:\n%s", v)
+	}
+	sx, sy = cellOf(t, m.View(), "Which errorCategory fits?")
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, sx, sy))
+	sx, sy = cellOf(t, m.View(), "Which errorCategory fits?")
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, sx, sy))
+	if v := m.View(); strings.Contains(v, "Classify the response.") || !strings.Contains(v, "D  permission") {
+		t.Errorf("wheel down over the column does not show the last choice:\n%s", v)
+	}
+}
+
+// TestMouseScrollsTheResults: at 60x20 the wheel scrolls the exam's
+// overview and the learner's results, which do not fit.
+func TestMouseScrollsTheResults(t *testing.T) {
+	pool := testPool(t)
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 8, Seed: 4},
+		tea.WindowSizeMsg{Width: 60, Height: 20}, uitest.Press("s"), uitest.Press("y"))
+	const last = "each explained as you answer."
+	if v := m.View(); !strings.Contains(v, "Time taken") || strings.Contains(v, last) {
+		t.Fatalf("not on the exam's results, or they fit at 60x20:\n%s", v)
+	}
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, 10, 5))
+	if v := m.View(); !strings.Contains(v, last) {
+		t.Errorf("the wheel does not scroll the exam's overview:\n%s", v)
+	}
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, 10, 5))
+	if strings.Contains(m.View(), last) {
+		t.Errorf("wheel up does not scroll the overview back:\n%s", m.View())
+	}
+
+	m, _ = uitest.Drive(m, uitest.Press("r"))
+	v := m.View()
+	hint := uitest.LineWith(v, "more line")
+	if !strings.Contains(v, "Weakest topics") || hint == "" {
+		t.Fatalf("the results fit at 60x20, nothing to scroll:\n%s", v)
+	}
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, 10, 5))
+	v = m.View()
+	if strings.Contains(v, "Weakest topics") || uitest.LineWith(v, "more line") == hint {
+		t.Errorf("the wheel does not scroll the results (hint %q):\n%s", hint, v)
+	}
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, 10, 5))
+	if !strings.Contains(m.View(), "Weakest topics") {
+		t.Errorf("wheel up does not scroll the results back:\n%s", m.View())
+	}
+}
