@@ -1,7 +1,6 @@
 package quiz_test
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -34,19 +33,10 @@ func mouse(b tea.MouseButton, x, y int) tea.MouseMsg {
 // scrollPos matches a pane's scroll position in its bottom border.
 var scrollPos = regexp.MustCompile(`[↓↕↑] \d+-\d+/\d+`)
 
-// longExhibit is a drill-like question whose exhibit (63 lines) overflows
-// its pane at every size.
+// longExhibit is a pool of one question whose exhibit (64 lines)
+// overflows its pane at every size.
 func longExhibit(t *testing.T) *qz.Pool {
-	var ex strings.Builder
-	ex.WriteString("{\n")
-	for i := range 61 {
-		fmt.Fprintf(&ex, "  \"field%02d\": %d,\n", i, i)
-	}
-	ex.WriteString("  \"last\": true\n}")
-	it := testQuestion("t/ex", "categories", false, "B", "Classify the response.", "transient", "business", "validation", "permission")
-	it.Parts[0].Prompt = "Which errorCategory fits?"
-	it.Exhibit = ex.String()
-	pool, err := qz.NewPool([]*qz.Item{it})
+	pool, err := qz.NewPool([]*qz.Item{exhibitQuestion(61)})
 	uitest.Must(t, err)
 	return pool
 }

@@ -62,6 +62,22 @@ func testQuestion(id, topic string, multi bool, correct, stem string, texts ...s
 	return &qz.Item{ID: id, Kind: qz.KindQuestion, Topic: topic, Rule: "§2", Difficulty: 1, Stem: stem, Parts: []qz.Part{p}}
 }
 
+// exhibitQuestion is a drill-like question with a short stem whose
+// exhibit is a JSON object of fields numbered fields and a last one
+// (fields+3 lines).
+func exhibitQuestion(fields int) *qz.Item {
+	var ex strings.Builder
+	ex.WriteString("{\n")
+	for i := range fields {
+		fmt.Fprintf(&ex, "  \"field%02d\": %d,\n", i, i)
+	}
+	ex.WriteString("  \"last\": true\n}")
+	it := testQuestion("t/ex", "categories", false, "B", "Classify the response.", "transient", "business", "validation", "permission")
+	it.Parts[0].Prompt = "Which errorCategory fits?"
+	it.Exhibit = ex.String()
+	return it
+}
+
 // testQuestions are authored items kept in the test, so goldens do not
 // move when the bank grows.
 func testQuestions() []*qz.Item {

@@ -123,34 +123,39 @@ func (m *examResults) reviewMissed() tea.Cmd {
 }
 
 func (m *examResults) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if mm, ok := msg.(tea.MouseMsg); ok {
-		m.mouse(mm)
-		return m, nil
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		m.mouse(msg)
+	case tea.KeyMsg:
+		return m, m.key(msg)
 	}
-	k, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return m, nil
-	}
+	return m, nil
+}
+
+// key walks the answers (←/→), opens the results (r) or the review of
+// the missed (p); other keys go to the answer shown, or scroll the
+// overview.
+func (m *examResults) key(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case key.Matches(k, keys.Prev):
 		m.page = max(m.page-1, -1)
-		return m, nil
+		return nil
 	case key.Matches(k, keys.Forward):
 		m.page = min(m.page+1, len(m.s.Items)-1)
-		return m, nil
+		return nil
 	case key.Matches(k, keys.Results):
-		return m, common.Send(common.NavMsg{Push: newResults(m.c, m.pool)})
+		return common.Send(common.NavMsg{Push: newResults(m.c, m.pool)})
 	case key.Matches(k, keys.Practise), m.page < 0 && key.Matches(k, keys.Open):
-		return m, m.reviewMissed()
+		return m.reviewMissed()
 	}
 	if m.page >= 0 {
 		m.item(m.page).Update(k)
-		return m, nil
+		return nil
 	}
 	m.off, _ = pane.ScrollOffset(m.c.Nav, k, m.off, m.h, m.off)
 	m.off = max(m.off, 0)
-	return m, nil
+	return nil
 }
 
 // answerRow is the exam's items as cells, the shown one bracketed: ✓
