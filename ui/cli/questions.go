@@ -2,8 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -67,15 +67,11 @@ func (a *app) questionsListCmd() *cobra.Command {
 				}
 				out = append(out, e)
 			}
-			if asJSON {
-				return writeJSON(a.Stdout, out)
-			}
-			tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tTOPIC\tDIFFICULTY\tANSWER\tRULE")
-			for _, e := range out {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%v\t%s\n", e.ID, e.Topic, e.Difficulty, e.Answer, e.Rule)
-			}
-			return tw.Flush()
+			return a.printList(asJSON, out, "ID\tTOPIC\tDIFFICULTY\tANSWER\tRULE", func(w io.Writer) {
+				for _, e := range out {
+					fmt.Fprintf(w, "%s\t%s\t%d\t%v\t%s\n", e.ID, e.Topic, e.Difficulty, e.Answer, e.Rule)
+				}
+			})
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")

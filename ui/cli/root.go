@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -126,6 +127,19 @@ func oneDir(cmd *cobra.Command, args []string) error {
 		return usagef("%s needs one directory of *.yaml files, e.g. `%s ./my-content`", cmd.CommandPath(), cmd.CommandPath())
 	}
 	return nil
+}
+
+// printList prints a list command's entries: v as one JSON array with
+// --json, else a table aligned in columns, the header line first and then
+// the lines rows writes.
+func (a *app) printList(asJSON bool, v any, header string, rows func(w io.Writer)) error {
+	if asJSON {
+		return writeJSON(a.Stdout, v)
+	}
+	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	rows(tw)
+	return tw.Flush()
 }
 
 // writeJSON prints v indented by two spaces, with <, > and & left as they

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -78,19 +77,15 @@ func (a *app) scenariosListCmd() *cobra.Command {
 				}
 				entries = append(entries, e)
 			}
-			if asJSON {
-				return writeJSON(a.Stdout, entries)
-			}
-			tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tTOPIC\tLAYER\tCATEGORY\tTITLE")
-			for _, e := range entries {
-				cat := "-"
-				if e.ErrorCategory != nil {
-					cat = string(*e.ErrorCategory)
+			return a.printList(asJSON, entries, "ID\tTOPIC\tLAYER\tCATEGORY\tTITLE", func(w io.Writer) {
+				for _, e := range entries {
+					cat := "-"
+					if e.ErrorCategory != nil {
+						cat = string(*e.ErrorCategory)
+					}
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Topic, e.Layer, cat, e.Title)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Topic, e.Layer, cat, e.Title)
-			}
-			return tw.Flush()
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")
