@@ -27,6 +27,7 @@ import (
 	"github.com/errorlab/errorlab/ui/pages/home"
 	"github.com/errorlab/errorlab/ui/pages/lablist"
 	quizpage "github.com/errorlab/errorlab/ui/pages/quiz"
+	"github.com/errorlab/errorlab/ui/pages/scenario"
 )
 
 // Options configure the app.
@@ -106,7 +107,7 @@ func New(opts Options) tea.Model {
 	} else if opts.ScenarioID != "" {
 		a.stack = append(a.stack, lablist.New(c))
 		if sc, ok := cat.Get(opts.ScenarioID); ok {
-			a.stack = append(a.stack, newScenarioScreen(c, sc))
+			a.stack = append(a.stack, scenario.New(c, sc))
 		} else {
 			c.SetStatus(common.StatusError, "%s", unknownScenario(cat, opts.ScenarioID))
 		}
@@ -172,7 +173,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.c.SetStatus(common.StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
-		cmd = a.push(newScenarioScreen(a.c, sc))
+		cmd = a.push(scenario.New(a.c, sc))
 	case common.OpenAgentPickerMsg:
 		cmd = a.push(lablist.NewAgentPicker(a.c))
 	case common.OpenAgentsMsg:
@@ -191,7 +192,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			break
 		}
 		a.dropTop()
-		cmd = a.push(newScenarioScreen(a.c, sc))
+		cmd = a.push(scenario.New(a.c, sc))
 	case common.PanicMsg:
 		a.c.SetStatus(common.StatusError, "%s", msg.What)
 		cmd = a.route(msg) // the screen may be waiting for an answer

@@ -13,16 +13,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
-	"github.com/errorlab/errorlab/sim/mockserver"
-	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/common"
 )
-
-// exportName is errorlab-<id>-<style>-<rev>-attempt<n>.json. writeExport
-// adds -2, -3, ... before .json when the name is taken.
-func exportName(id string, style mockserver.Style, rev rules.Revision, attempt int) string {
-	return fmt.Sprintf("errorlab-%s-%s-%s-attempt%d.json", id, style, rev, attempt)
-}
 
 // maxExportSuffix bounds the search for a free file name.
 const maxExportSuffix = 999

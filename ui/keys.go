@@ -4,38 +4,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 )
 
-// ScenarioKeys are the scenario screen's own keys.
-type ScenarioKeys struct {
-	Call     key.Binding
-	Choose   key.Binding // 1-9, for help only; the digits are matched directly
-	Style    key.Binding
-	Revision key.Binding
-	View     key.Binding
-	Diff     key.Binding
-	Focus    key.Binding
-	FocusRev key.Binding
-	Next     key.Binding
-	Agents   key.Binding
-	Exercise key.Binding // only on subagent scenarios (InSubagent)
-}
-
-// DefaultScenarioKeys returns the scenario screen's keys.
-func DefaultScenarioKeys() ScenarioKeys {
-	return ScenarioKeys{
-		Call:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "make the call")),
-		Choose:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "choose action")),
-		Style:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "style")),
-		Revision: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "spec revision")),
-		View:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view")),
-		Diff:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "bad vs good")),
-		Focus:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		FocusRev: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Next:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next scenario")),
-		Agents:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "watch the agents")),
-		Exercise: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "propagation exercise")),
-	}
-}
-
 // AgentsKeys are the agents screen's own keys.
 type AgentsKeys struct {
 	Step     key.Binding

@@ -203,3 +203,19 @@ const TimeoutID = "timeout-second-try"
 func RetryKey() string { return fmt.Sprint(slices.Index(rules.Actions, rules.RetrySame) + 1) }
 
 const GoErrorID = "refund-handler-go-error"
+
+// RevKeys is the r presses that move scenario id (of the built-in
+// catalogue) from its own revision to rev.
+func RevKeys(t testing.TB, id string, rev rules.Revision) []tea.Msg {
+	t.Helper()
+	sc, ok := Catalog(t).Get(id)
+	if !ok {
+		t.Fatalf("no scenario %s", id)
+	}
+	i, j := slices.Index(rules.Revisions, sc.Revision()), slices.Index(rules.Revisions, rev)
+	var out []tea.Msg
+	for range (j - i + len(rules.Revisions)) % len(rules.Revisions) {
+		out = append(out, Press("r"))
+	}
+	return out
+}
