@@ -53,6 +53,9 @@ func (e *LoadError) Error() string {
 // Catalog is a validated set of scenarios.
 type Catalog struct {
 	Scenarios []*Scenario
+	// Reference is the rules Reference a content directory gave (its
+	// reference/ folder); nil means the embedded one, DefaultReference.
+	Reference *Reference
 	byID      map[string]*Scenario
 }
 
@@ -152,8 +155,10 @@ func Default() (*Catalog, error) {
 
 // Load returns the built-in catalogue, overlaid with the scenarios of dir
 // when dir is not empty: a scenario in dir replaces the built-in one with
-// the same id, and new ids are added. If anything in dir is wrong, nothing
-// is loaded and the error lists every problem as file:line:col.
+// the same id, and new ids are added. A reference/ folder in dir replaces
+// the Reference (see LoadReferenceDir); dir may hold only that. If
+// anything in dir is wrong, nothing is loaded and the error lists every
+// problem as file:line:col.
 func Load(dir string) (*Catalog, error) {
 	base, err := Default()
 	if err != nil || dir == "" {
@@ -162,11 +167,11 @@ func Load(dir string) (*Catalog, error) {
 	if err := IsContentDir(dir); err != nil {
 		return nil, err
 	}
-	extra, err := LoadFS(os.DirFS(dir), dir)
+	extra, err := loadContentDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	merged := &Catalog{byID: map[string]*Scenario{}}
+	merged := &Catalog{byID: map[string]*Scenario{}, Reference: extra.Reference}
 	for _, s := range base.Scenarios {
 		if repl, found := extra.byID[s.ID]; found {
 			s = repl
@@ -211,7 +216,7 @@ func loadFS(fsys fs.FS, label string, full bool) (*Catalog, error) {
 	}
 	sort.Strings(files)
 	if len(files) == 0 {
-		return nil, &LoadError{[]Problem{{File: label, Msg: "no *.yaml scenario files here"}}}
+		return nil, &LoadError{[]Problem{{File: label, Msg: noScenarioFiles}}}
 	}
 	// The files are decoded (and checked) side by side, a worker per CPU:
 	// the YAML decoder is the cost of a start. They are added in order.
@@ -311,13 +316,17 @@ func IsContentDir(dir string) error {
 	return nil
 }
 
-// ValidateDir checks every scenario file in dir on its own (no overlay)
-// and returns the problems, empty when all is well.
+// noScenarioFiles is the problem of a content directory with no scenarios.
+const noScenarioFiles = "no *.yaml scenario files here"
+
+// ValidateDir checks every scenario file in dir on its own (no overlay),
+// and its reference/ folder if it has one, and returns the problems, empty
+// when all is well, with the number of scenarios.
 func ValidateDir(dir string) ([]Problem, int, error) {
 	if err := IsContentDir(dir); err != nil {
 		return nil, 0, err
 	}
-	c, err := LoadFS(os.DirFS(dir), dir)
+	c, err := loadContentDir(dir)
 	var le *LoadError
 	if errors.As(err, &le) {
 		return le.Problems, 0, nil

@@ -197,9 +197,16 @@ func parseReferenceFile(file string, data []byte) (ReferenceSection, []Problem) 
 	}
 	src := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	at := positions(src)
+	// bad records a problem once a line: "<b>" and "</b>" are one.
 	bad := func(offset int, msg string, a ...any) {
 		line, col := at(offset)
-		ps = append(ps, Problem{File: file, Line: line, Column: col, Msg: fmt.Sprintf(msg, a...)})
+		p := Problem{File: file, Line: line, Column: col, Msg: fmt.Sprintf(msg, a...)}
+		for _, q := range ps {
+			if q.Line == p.Line && q.Msg == p.Msg {
+				return
+			}
+		}
+		ps = append(ps, p)
 	}
 	if i := bytes.IndexByte(src, '\r'); i >= 0 {
 		bad(i, "a carriage return without a newline: end lines with LF (or CRLF)")
@@ -274,7 +281,7 @@ func parseReferenceFile(file string, data []byte) (ReferenceSection, []Problem) 
 		return ast.WalkContinue, nil
 	})
 	if len(ps) > 0 {
-		return ReferenceSection{}, dedupe(ps)
+		return ReferenceSection{}, ps
 	}
 	return sec, nil
 }
@@ -348,4 +355,39 @@ func positions(src []byte) func(int) (int, int) {
 		start := bytes.LastIndexByte(src[:off], '\n') + 1
 		return line, utf8.RuneCount(src[start:off]) + 1
 	}
+}
+
+// loadContentDir loads what a content directory gives: its scenarios and,
+// in Reference, its reference/ folder. A directory with a reference/
+// folder may have no scenarios. The problems of both are listed together.
+func loadContentDir(dir string) (*Catalog, error) {
+	var problems []Problem
+	var ref *Reference
+	hasRef := HasReference(dir)
+	if hasRef {
+		r, err := LoadReferenceDir(dir)
+		var le *LoadError
+		switch {
+		case errors.As(err, &le):
+			problems = append(problems, le.Problems...)
+		case err != nil:
+			return nil, err
+		}
+		ref = r
+	}
+	c, err := LoadFS(os.DirFS(dir), dir)
+	var le *LoadError
+	switch {
+	case errors.As(err, &le) && hasRef && len(le.Problems) == 1 && le.Problems[0].Msg == noScenarioFiles:
+		c = &Catalog{byID: map[string]*Scenario{}}
+	case errors.As(err, &le):
+		problems = append(le.Problems, problems...)
+	case err != nil:
+		return nil, err
+	}
+	if len(problems) > 0 {
+		return nil, &LoadError{problems}
+	}
+	c.Reference = ref
+	return c, nil
 }

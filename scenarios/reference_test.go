@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/errorlab/errorlab/assets"
+	"github.com/errorlab/errorlab/quiz/seedcheck"
 )
 
 // The embedded Reference gives §1 to §9 once each, in order, with the
@@ -212,5 +213,132 @@ func TestLoadReferenceDir(t *testing.T) {
 	}
 	if _, err := LoadReferenceDir(filepath.Dir(file)); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Fatalf("a reference file: %v", err)
+	}
+}
+
+// writeReference writes the embedded Reference into dir/reference, with
+// edits (a file name to new text; "" deletes it).
+func writeReference(t *testing.T, dir string, edits map[string]string) {
+	t.Helper()
+	ref := filepath.Join(dir, ReferenceDir)
+	if err := os.MkdirAll(ref, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range embeddedReference(t) {
+		data := f.Data
+		if e, ok := edits[name]; ok {
+			if e == "" {
+				continue
+			}
+			data = []byte(e)
+		}
+		if err := os.WriteFile(filepath.Join(ref, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// --content DIR with a reference/ folder replaces the Reference, with or
+// without scenarios beside it; it is checked like the rest of DIR, its
+// problems are listed with theirs, and any problem loads nothing.
+func TestContentDirReference(t *testing.T) {
+	base, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Reference != nil {
+		t.Fatal("the built-in catalogue carries a Reference: nil means the embedded one")
+	}
+
+	only := t.TempDir()
+	writeReference(t, only, map[string]string{"8-actions.md": "# §8 What to do next\n\nA teacher's own words.\n"})
+	c, err := Load(only)
+	if err != nil {
+		t.Fatalf("a reference-only content dir: %v", err)
+	}
+	if len(c.Scenarios) != len(base.Scenarios) || c.Reference == nil {
+		t.Fatalf("%d scenarios (want the %d built in), reference %v", len(c.Scenarios), len(base.Scenarios), c.Reference)
+	}
+	if s, _ := c.Reference.Section(8); s.Title != "What to do next" || !strings.HasPrefix(s.File, filepath.Join(only, ReferenceDir)) {
+		t.Errorf("§8 is %q from %s", s.Title, s.File)
+	}
+	if ps, n, err := ValidateDir(only); err != nil || len(ps) != 0 || n != 0 {
+		t.Errorf("ValidateDir: %v, %d, %v", ps, n, err)
+	}
+
+	scen, err := fs.ReadFile(assets.FS, "scenarios/timeout-second-try.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := t.TempDir()
+	if err := os.WriteFile(filepath.Join(both, "mine.yaml"), scen, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeReference(t, both, map[string]string{"5-across-agents.md": "", "2-categories.md": "# §2 Four\n\n<em>no</em>\n"})
+	c, err = Load(both)
+	var le *LoadError
+	if !errors.As(err, &le) || c != nil {
+		t.Fatalf("a broken reference must load nothing: %v, %v", c, err)
+	}
+	for _, want := range []string{
+		filepath.Join(both, ReferenceDir, "2-categories.md") + ":3:1: raw HTML",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("problems lack %q:\n%v", want, err)
+		}
+	}
+	ps, _, err := ValidateDir(both)
+	if err != nil || len(ps) != 1 {
+		t.Errorf("ValidateDir lists %v, %v", ps, err)
+	}
+
+	// A bad scenario and a missing section are both reported.
+	if err := os.WriteFile(filepath.Join(both, "bad.yaml"), []byte("id: Bad Id\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeReference(t, both, map[string]string{"2-categories.md": "", "5-across-agents.md": ""})
+	if err := os.Remove(filepath.Join(both, ReferenceDir, "2-categories.md")); err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err = ValidateDir(both)
+	text := LoadError{ps}
+	if err != nil || !strings.Contains(text.Error(), filepath.Join(both, "bad.yaml")+":") || !strings.Contains(text.Error(), "no file gives §2") {
+		t.Errorf("ValidateDir: %v, %v", text.Error(), err)
+	}
+
+	none := t.TempDir()
+	if _, err := Load(none); err == nil || !strings.Contains(err.Error(), "no *.yaml scenario files here") {
+		t.Errorf("an empty content dir: %v", err)
+	}
+}
+
+// The Reference is written anew: no run of eight words in a paragraph,
+// a list item or a table cell is shared with the seed lessons
+// (LESSON-RULES: quote no seed sentence in the product).
+func TestReferenceQuotesNoSeed(t *testing.T) {
+	seeds, err := seedcheck.ReadHashes(filepath.Join("..", "quiz", "seedcheck", "testdata", "seed-shingles.txt"))
+	if err != nil || len(seeds) == 0 {
+		t.Fatalf("seed fingerprints: %v", err)
+	}
+	r, err := DefaultReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Sections {
+		// Each block of text on its own: a table's cells, and the
+		// paragraphs and items between blank lines.
+		var chunks []string
+		for _, block := range strings.Split(s.Markdown, "\n\n") {
+			if strings.HasPrefix(block, "|") {
+				chunks = append(chunks, strings.Split(block, "|")...)
+				continue
+			}
+			chunks = append(chunks, strings.Split(block, "\n- ")...)
+		}
+		for _, c := range chunks {
+			if runs := seedcheck.Copied(c, seeds); len(runs) > 0 {
+				t.Errorf("%s shares %d eight-word run(s) with a seed lesson, e.g. %q", s.File, len(runs), runs[0])
+			}
+		}
 	}
 }

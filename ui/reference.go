@@ -126,6 +126,9 @@ func (m *reference) footer() string {
 // referenceContent is the Reference the session shows: the one loaded
 // with the catalogue (--content DIR/reference), else the embedded one.
 func referenceContent(c *common.Common) *scenarios.Reference {
+	if c.Catalog != nil && c.Catalog.Reference != nil {
+		return c.Catalog.Reference
+	}
 	ref, err := scenarios.DefaultReference()
 	if err != nil {
 		// go test loads the embedded Reference; this cannot happen in a

@@ -202,7 +202,11 @@ func (a *app) scenariosValidateCmd() *cobra.Command {
 		Args:  oneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			problems, n, err := scenarios.ValidateDir(args[0])
-			return a.validated(args[0], problems, n, err, "; nothing there would load", "scenario(s)")
+			things := "scenario(s)"
+			if scenarios.HasReference(args[0]) {
+				things = "scenario(s) and the Reference's 9 sections"
+			}
+			return a.validated(args[0], problems, n, err, "; nothing there would load", things)
 		},
 	}
 }
