@@ -154,6 +154,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		cmd = m.handleKey(msg)
+	case tea.MouseMsg:
+		if !m.mouse(msg) {
+			return m, nil
+		}
 	case actions.ChosenMsg:
 		if !msg.From(m.actions) {
 			return m, nil
@@ -251,6 +255,55 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		m.focused().Scroll(m.c.Nav, k)
 	}
 	return nil
+}
+
+// mouse: the wheel scrolls the pane under the pointer, a left click
+// focuses it. It reports whether anything changed.
+func (m *Model) mouse(e tea.MouseMsg) bool {
+	f := m.paneAt(e.X, e.Y)
+	if f < 0 || e.Action != tea.MouseActionPress {
+		return false
+	}
+	p := m.lower
+	if f != focusLower {
+		p = m.panes[f]
+	}
+	if e.Button == tea.MouseButtonLeft {
+		if m.focus == f {
+			return false
+		}
+		m.setFocus(f)
+		return true
+	}
+	return p.Wheel(e)
+}
+
+// paneAt is the pane drawn at cell (x, y) of the screen (focusRequest,
+// focusResponse or focusLower), or -1: the layout View draws.
+func (m *Model) paneAt(x, y int) int {
+	y -= m.headerH
+	if y < 0 {
+		return -1
+	}
+	if m.stacked {
+		for i, p := range m.panes {
+			if y < p.Height() {
+				return i
+			}
+			y -= p.Height()
+		}
+	} else if h := m.panes[0].Height(); y < h {
+		if x < m.panes[0].Width() {
+			return focusRequest
+		}
+		return focusResponse
+	} else {
+		y -= h
+	}
+	if y < m.lower.Height() {
+		return focusLower
+	}
+	return -1
 }
 
 func (m *Model) focused() *pane.Model {

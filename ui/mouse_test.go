@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/errorlab/errorlab/ui/internal/uitest"
+)
+
+// rowWith is the screen row (0 = the header) of the first line holding s,
+// and the column where s starts.
+func rowWith(t *testing.T, view, s string) (x, y int) {
+	t.Helper()
+	for i, l := range strings.Split(view, "\n") {
+		if j := strings.Index(l, s); j >= 0 {
+			return len([]rune(l[:j])), i
+		}
+	}
+	t.Fatalf("no line holds %q in\n%s", s, view)
+	return 0, 0
+}
+
+func mouseAt(x, y int, b tea.MouseButton) tea.MouseMsg {
+	return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: b}
+}
+
+// On the scenario screen a click on a pane focuses it (its title gets the
+// ▸ and the heavy border) and the wheel scrolls the pane under the
+// pointer, whichever pane has the keyboard's focus.
+func TestScenarioMouse(t *testing.T) {
+	m := openTimeout(t, Options{}, uitest.Press("enter"))
+	x, y := rowWith(t, m.View(), "Response")
+	m, _ = uitest.Drive(m, mouseAt(x+2, y+2, tea.MouseButtonLeft))
+	if l := uitest.LineWith(m.View(), "Response"); !strings.Contains(l, "▸ Response") {
+		t.Fatalf("a click on the response pane did not focus it: %q", l)
+	}
+	// The request pane: scroll it with the wheel while the response keeps
+	// the focus. Make it overflow first with a small terminal.
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 120, Height: 24})
+	before := m.View()
+	rx, ry := rowWith(t, before, "Request")
+	m, _ = uitest.Drive(m, mouseAt(rx+2, ry+2, tea.MouseButtonWheelDown))
+	if m.View() == before {
+		t.Fatalf("the wheel on the request pane changed nothing:\n%s", before)
+	}
+	if l := uitest.LineWith(m.View(), "Response"); !strings.Contains(l, "▸ Response") {
+		t.Errorf("the wheel moved the focus: %q", l)
+	}
+	if l := uitest.LineWith(m.View(), "Request"); strings.Contains(l, "▸ Request") {
+		t.Errorf("the wheel focused the request pane: %q", l)
+	}
+}
