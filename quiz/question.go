@@ -331,6 +331,14 @@ func loadBank(fsys fs.FS, label string, full bool) (*Bank, error) {
 
 var rulePattern = regexp.MustCompile(`^§[1-9]( §[1-9])*$`)
 
+// ValidateQuestion checks one question exactly as the bank loader does
+// (id, topic, difficulty, stem, four options each with text and an
+// explanation, the answer letters, the rule section). at receives each
+// problem with the field it concerns, relative to the question (".stem",
+// ".options[1].explanation"), so a caller holding the question elsewhere
+// in a file (a walkthrough's inline question) can place it at file:line:col.
+func ValidateQuestion(q *Question, at func(field, msg string, a ...any)) { validateQuestion(q, at) }
+
 func validateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	if q.ID == "" {
 		at(".id", "question has no id")

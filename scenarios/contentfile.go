@@ -1,0 +1,77 @@
+package scenarios
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+
+	"github.com/goccy/go-yaml"
+)
+
+// The helpers here let other content loaders (walkthroughs) read their
+// files the way scenario files are read: the same safe read, the same
+// hostile-text checks, the same strict decode and the same file:line:col
+// problems.
+
+// ContentFiles lists the *.yaml and *.yml files at the top of fsys, sorted
+// by name.
+func ContentFiles(fsys fs.FS) ([]string, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, friendlyFSError(err)
+	}
+	var files []string
+	for _, e := range entries {
+		ext := path.Ext(e.Name())
+		if !e.IsDir() && (ext == ".yaml" || ext == ".yml") {
+			files = append(files, e.Name())
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// DecodeContentFile reads the file name of fsys with [ReadContentFile],
+// runs [CheckYAMLText] on it when check is true (everything but the
+// embedded files, which `go test` checks), and decodes it strictly into v:
+// unknown fields and duplicate keys are errors. file names the file in
+// problems. It returns the bytes read (for [ProblemAt]) and the problems;
+// when there are any, v must not be used.
+func DecodeContentFile(fsys fs.FS, name, file string, check bool, v any) ([]byte, []Problem) {
+	data, err := ReadContentFile(fsys, name)
+	if err != nil {
+		return nil, []Problem{{File: file, Msg: err.Error()}}
+	}
+	if check {
+		var ps []Problem
+		for _, cp := range CheckYAMLText(data) {
+			ps = append(ps, Problem{File: file, Line: cp.Line, Column: cp.Column, Msg: cp.Msg})
+		}
+		if len(ps) > 0 {
+			return data, ps
+		}
+	}
+	if err := yaml.UnmarshalWithOptions(data, v, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
+		return data, []Problem{yamlProblem(file, err)}
+	}
+	return data, nil
+}
+
+// ProblemAt is a problem located at a YAML path of a content file
+// ("$.steps[3].scenario"), or at the nearest parent that exists (see
+// [Locate]).
+func ProblemAt(file string, data []byte, yamlPath, msg string, a ...any) Problem {
+	return at(file, data, yamlPath, fmt.Sprintf(msg, a...))
+}
+
+// ClosestIDs returns up to n of ids nearest to id, the way
+// [Catalog.Closest] ranks scenario ids, for "did you mean" messages about
+// other kinds of content.
+func ClosestIDs(id string, ids []string, n int) []string {
+	c := &Catalog{}
+	for _, x := range ids {
+		c.Scenarios = append(c.Scenarios, &Scenario{ID: x})
+	}
+	return c.Closest(id, n)
+}
