@@ -1,11 +1,13 @@
 package quiz
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/errorlab/errorlab/assets"
 	"github.com/errorlab/errorlab/quiz/seedcheck"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/rules"
@@ -67,6 +69,20 @@ func TestNoEightWordRunFromTheSeeds(t *testing.T) {
 		for a, f := range s.Feedback {
 			check(s.ID+" feedback "+string(a), f)
 		}
+	}
+	// The classroom walkthroughs: every word of each file (narration,
+	// notes, captions, inline questions). The walkthrough package also
+	// checks every handout it writes.
+	files, err := fs.Glob(assets.FS, "walkthroughs/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no embedded walkthroughs to check (%v)", err)
+	}
+	for _, f := range files {
+		data, err := fs.ReadFile(assets.FS, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(f, string(data))
 	}
 }
 
