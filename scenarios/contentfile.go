@@ -3,7 +3,9 @@ package scenarios
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 
 	"github.com/goccy/go-yaml"
@@ -13,6 +15,16 @@ import (
 // files the way scenario files are read: the same safe read, the same
 // hostile-text checks, the same strict decode and the same file:line:col
 // problems.
+
+// WalkthroughsDir is the folder of a content directory that holds
+// classroom walkthroughs (package walkthrough reads it); a content
+// directory may hold only that.
+const WalkthroughsDir = "walkthroughs"
+
+func hasWalkthroughs(dir string) bool {
+	info, err := os.Stat(filepath.Join(dir, WalkthroughsDir))
+	return err == nil && info.IsDir()
+}
 
 // ContentFiles lists the *.yaml and *.yml files at the top of fsys, sorted
 // by name.

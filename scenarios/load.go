@@ -156,7 +156,8 @@ func Default() (*Catalog, error) {
 // Load returns the built-in catalogue, overlaid with the scenarios of dir
 // when dir is not empty: a scenario in dir replaces the built-in one with
 // the same id, and new ids are added. A reference/ folder in dir replaces
-// the Reference (see LoadReferenceDir); dir may hold only that. If
+// the Reference (see LoadReferenceDir); dir may hold only that, or only
+// a walkthroughs/ folder (package walkthrough reads it). If
 // anything in dir is wrong, nothing is loaded and the error lists every
 // problem as file:line:col.
 func Load(dir string) (*Catalog, error) {

@@ -378,7 +378,7 @@ func loadContentDir(dir string) (*Catalog, error) {
 	c, err := LoadFS(os.DirFS(dir), dir)
 	var le *LoadError
 	switch {
-	case errors.As(err, &le) && hasRef && len(le.Problems) == 1 && le.Problems[0].Msg == noScenarioFiles:
+	case errors.As(err, &le) && (hasRef || hasWalkthroughs(dir)) && len(le.Problems) == 1 && le.Problems[0].Msg == noScenarioFiles:
 		c = &Catalog{byID: map[string]*Scenario{}}
 	case errors.As(err, &le):
 		problems = append(le.Problems, problems...)

@@ -31,7 +31,7 @@ const (
 
 // Subdir is where `--content DIR` keeps walkthroughs: DIR/walkthroughs,
 // beside the scenario files at the top of DIR.
-const Subdir = "walkthroughs"
+const Subdir = scenarios.WalkthroughsDir
 
 const embeddedLabel = "embedded:walkthroughs"
 
