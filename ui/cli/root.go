@@ -112,10 +112,10 @@ func New(env Env) *cobra.Command {
 			return a.lab("")
 		},
 	}
-	root.PersistentFlags().StringVar(&a.content, "content", "", "directory of extra or replacement scenario *.yaml files (instructors)")
+	root.PersistentFlags().StringVar(&a.content, "content", "", "directory of extra or replacement scenario *.yaml files, with optional reference/ and walkthroughs/ folders (instructors)")
 	root.PersistentFlags().StringVar(&a.questions, "questions", "", "directory of extra or replacement question *.yaml files (instructors)")
 	root.PersistentFlags().StringVar(&a.stateDir, "state-dir", "", "where progress is kept (default: $XDG_STATE_HOME/errorlab)")
-	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.quizCmd(), a.questionsCmd(), a.reportCmd())
+	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.quizCmd(), a.questionsCmd(), a.reportCmd(), a.walkthroughCmd(), a.walkthroughsCmd())
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	return root
