@@ -26,6 +26,17 @@ func renderer(p termenv.Profile, dark bool) *lipgloss.Renderer {
 	return r
 }
 
+// profile is a named session renderer.
+type profile struct {
+	name string
+	r    *lipgloss.Renderer
+}
+
+// profiles are NO_COLOR's and a dark true-colour terminal's renderers.
+func profiles() []profile {
+	return []profile{{"ascii", renderer(termenv.Ascii, true)}, {"truecolor", renderer(termenv.TrueColor, true)}}
+}
+
 // reference is the embedded Reference as sections.
 func reference(t testing.TB) []Section {
 	t.Helper()
@@ -40,20 +51,20 @@ func reference(t testing.TB) []Section {
 	return out
 }
 
-// No line of the Reference is wider than the width, from 60 to 300
+// No line of the Reference is wider than the width, at widths from 60 to 300
 // columns, under the Ascii profile and in colour; every table is drawn
 // with a right border at exactly the width; each section starts where
 // Starts says.
 func TestEveryWidthFits(t *testing.T) {
+	t.Parallel()
 	secs := reference(t)
-	for _, p := range []struct {
-		name string
-		r    *lipgloss.Renderer
-	}{{"ascii", renderer(termenv.Ascii, true)}, {"dark", renderer(termenv.TrueColor, true)}} {
+	for _, p := range profiles() {
 		m := New(p.r, DefaultStyles(p.r), secs...)
-		step := 1
-		if p.name == "dark" {
-			step = 7
+		// Every width is the ui package's TestReferenceTablesFitEveryWidth;
+		// here a spread of them, in both profiles.
+		step := 3
+		if p.name == "truecolor" {
+			step = 11
 		}
 		for w := 60; w <= 300; w += step {
 			d, err := m.Render(w)
@@ -130,8 +141,9 @@ func TestProfileComesFromTheRenderer(t *testing.T) {
 // JSON-RPC codes and hyphenated words never break at their hyphen, at any
 // width; addresses keep their hyphens.
 func TestCodesAndHyphensStayWhole(t *testing.T) {
+	t.Parallel()
 	m := New(renderer(termenv.Ascii, true), DefaultStyles(nil), reference(t)...)
-	for w := 20; w <= 160; w++ {
+	for w := 20; w <= 160; w += 3 {
 		d, err := m.Render(w)
 		if err != nil {
 			t.Fatal(err)
@@ -220,10 +232,7 @@ func TestRenderIsCachedByWidth(t *testing.T) {
 // the Reference screen does when it opens or the terminal is resized.
 func BenchmarkRenderReference(b *testing.B) {
 	secs := reference(b)
-	for _, p := range []struct {
-		name string
-		r    *lipgloss.Renderer
-	}{{"ascii", renderer(termenv.Ascii, true)}, {"truecolor", renderer(termenv.TrueColor, true)}} {
+	for _, p := range profiles() {
 		b.Run(p.name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := New(p.r, DefaultStyles(p.r), secs...).Render(120); err != nil {
@@ -243,5 +252,18 @@ func TestEscapes(t *testing.T) {
 	}
 	if strings.Contains(out, `\`) || strings.Count(out, "tool_result") != 2 || !strings.Contains(out, "*stars*") || !strings.Contains(out, "a | b") {
 		t.Errorf("escapes shown:\n%s", out)
+	}
+}
+
+// Ragged rows (fewer or more cells than the header) draw as GitHub does:
+// missing cells empty, extra cells dropped.
+func TestRaggedTable(t *testing.T) {
+	r := renderer(termenv.Ascii, true)
+	out, err := Render(r, DefaultStyles(r), "| a | b | c |\n| - | - | - |\n| 1 |\n| 1 | 2 | 3 | 4 |\n", 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "4") || strings.Count(strings.SplitN(out, "\n", 2)[0], "┬") != 2 {
+		t.Errorf("ragged table:\n%s", out)
 	}
 }

@@ -161,11 +161,34 @@ func cellText(n ast.Node, src []byte) string {
 // words do not fit side by side), the table is drawn as one column
 // instead, each row's cells as "header: text" lines.
 func drawTable(r *lipgloss.Renderer, st Styles, t mdTable, w int) string {
-	out := tableString(r, st, t.rows, w)
-	if len(t.rows) == 0 || len(t.rows[0]) < 2 || (fills(out, w) && wordsWhole(out, t.rows)) {
-		return out
+	if len(t.rows) == 0 || len(t.rows[0]) < 2 {
+		return tableString(r, st, t.rows, w)
+	}
+	if wordsFit(t.rows, w) {
+		if out := tableString(r, st, t.rows, w); fills(out, w) && wordsWhole(out, t.rows) {
+			return out
+		}
 	}
 	return tableString(r, st, stacked(t.rows), w)
+}
+
+// wordsFit reports whether the columns' longest words can sit side by
+// side at width w, borders and padding counted; when they cannot, no
+// sizing keeps every word whole.
+func wordsFit(rows [][]string, w int) bool {
+	need := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for j, c := range row[:min(len(row), len(need))] {
+			for _, word := range strings.Fields(c) {
+				need[j] = max(need[j], ansi.StringWidth(word))
+			}
+		}
+	}
+	total := len(need) + 1
+	for _, n := range need {
+		total += n + 2*cellPadding
+	}
+	return total <= w
 }
 
 // cellPadding is the space each side of a cell's text.
