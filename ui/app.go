@@ -28,6 +28,7 @@ import (
 	"github.com/errorlab/errorlab/ui/pages/lablist"
 	quizpage "github.com/errorlab/errorlab/ui/pages/quiz"
 	"github.com/errorlab/errorlab/ui/pages/scenario"
+	"github.com/errorlab/errorlab/ui/styles"
 )
 
 // Options configure the app.
@@ -60,6 +61,9 @@ type Options struct {
 	// Notice, when set, is shown in the status line of the first screen:
 	// a progress file kept aside, progress that cannot be saved.
 	Notice string
+	// Theme is the colour theme ("" is styles.ThemeAuto); NO_COLOR still
+	// drops every colour.
+	Theme styles.Theme
 }
 
 // QuizStart opens the app directly in a quiz session (`errorlab quiz`):
@@ -94,6 +98,9 @@ func New(opts Options) tea.Model {
 	// The store's notice at start is the one opts.Notice reports (or
 	// chose not to); only a later one shows while running.
 	c := common.New(r, cat, prog)
+	if opts.Theme != "" && opts.Theme != styles.ThemeAuto {
+		c.Styles = styles.New(r, opts.Theme)
+	}
 	c.Bank, c.ExportDir, c.Clipboard = opts.Bank, opts.ExportDir, opts.Clipboard
 	if opts.Notice != "" {
 		c.SetStatus(common.StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))

@@ -44,7 +44,11 @@ func (a *app) open(q *ui.QuizStart, id string) error {
 			return unknownScenario(c, id)
 		}
 	}
-	opts := ui.Options{Catalog: c, ScenarioID: id, Quiz: q}
+	theme, err := a.resolveTheme()
+	if err != nil {
+		return err
+	}
+	opts := ui.Options{Catalog: c, ScenarioID: id, Quiz: q, Theme: theme}
 	if a.questions != "" {
 		if opts.Bank, err = a.bank(c); err != nil {
 			return err

@@ -60,6 +60,7 @@ type app struct {
 	content   string
 	questions string
 	stateDir  string
+	theme     string
 }
 
 // Run executes errorlab with args (without the program name), printing an
@@ -114,7 +115,12 @@ func New(env Env) *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&a.content, "content", "", "directory of extra or replacement scenario *.yaml files, with optional reference/ and walkthroughs/ folders (instructors)")
 	root.PersistentFlags().StringVar(&a.questions, "questions", "", "directory of extra or replacement question *.yaml files (instructors)")
+	root.PersistentFlags().StringVar(&a.theme, "theme", "", "colour theme: auto, dark, light, high-contrast or mono (default: $"+ThemeEnv+", then theme: in "+ConfigPath()+", then auto)")
 	root.PersistentFlags().StringVar(&a.stateDir, "state-dir", "", "where progress is kept (default: $XDG_STATE_HOME/errorlab)")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		_, err := a.resolveTheme() // a bad theme is refused by every command
+		return err
+	}
 	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.quizCmd(), a.questionsCmd(), a.reportCmd(), a.walkthroughCmd(), a.walkthroughsCmd())
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
