@@ -191,21 +191,9 @@ func LoadBankDir(dir string, c *scenarios.Catalog) (*Bank, error) {
 			return nil, &BankError{Problems: ps}
 		}
 	}
-	merged := &Bank{byID: map[string]*Question{}}
-	add := func(q *Question) {
-		merged.Questions = append(merged.Questions, q)
+	merged := &Bank{Questions: scenarios.Overlay(base.Questions, extra.Questions, func(q *Question) string { return q.ID }), byID: map[string]*Question{}}
+	for _, q := range merged.Questions {
 		merged.byID[q.ID] = q
-	}
-	for _, q := range base.Questions {
-		if repl, ok := extra.byID[q.ID]; ok {
-			q = repl
-		}
-		add(q)
-	}
-	for _, q := range extra.Questions {
-		if _, ok := merged.byID[q.ID]; !ok {
-			add(q)
-		}
 	}
 	return merged, nil
 }

@@ -77,6 +77,30 @@ func ProblemAt(file string, data []byte, yamlPath, msg string, a ...any) Problem
 	return at(file, data, yamlPath, fmt.Sprintf(msg, a...))
 }
 
+// Overlay lays extra over base, as every --content overlay does: an item
+// of extra replaces the item of base with the same id, in base's place,
+// and the other items of extra follow in their order.
+func Overlay[T any](base, extra []T, id func(T) string) []T {
+	byID := make(map[string]T, len(extra))
+	for _, x := range extra {
+		byID[id(x)] = x
+	}
+	out := make([]T, 0, len(base)+len(extra))
+	seen := make(map[string]bool, len(base))
+	for _, x := range base {
+		if repl, ok := byID[id(x)]; ok {
+			x = repl
+		}
+		out, seen[id(x)] = append(out, x), true
+	}
+	for _, x := range extra {
+		if !seen[id(x)] {
+			out, seen[id(x)] = append(out, x), true
+		}
+	}
+	return out
+}
+
 // ClosestIDs returns up to n of ids nearest to id, the way
 // [Catalog.Closest] ranks scenario ids, for "did you mean" messages about
 // other kinds of content.

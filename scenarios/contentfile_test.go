@@ -71,3 +71,11 @@ func TestContentDirWithOnlyWalkthroughs(t *testing.T) {
 		t.Errorf("an empty content dir: %v", err)
 	}
 }
+
+func TestOverlay(t *testing.T) {
+	id := func(s string) string { return s[:1] }
+	got := Overlay([]string{"a1", "b1", "c1"}, []string{"d2", "b2"}, id)
+	if strings.Join(got, " ") != "a1 b2 c1 d2" {
+		t.Errorf("Overlay = %v", got)
+	}
+}

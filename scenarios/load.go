@@ -173,16 +173,8 @@ func Load(dir string) (*Catalog, error) {
 		return nil, err
 	}
 	merged := &Catalog{byID: map[string]*Scenario{}, Reference: extra.Reference}
-	for _, s := range base.Scenarios {
-		if repl, found := extra.byID[s.ID]; found {
-			s = repl
-		}
+	for _, s := range Overlay(base.Scenarios, extra.Scenarios, func(s *Scenario) string { return s.ID }) {
 		merged.add(s)
-	}
-	for _, s := range extra.Scenarios {
-		if _, found := merged.byID[s.ID]; !found {
-			merged.add(s)
-		}
 	}
 	merged.sortByTopic()
 	return merged, nil
@@ -204,18 +196,10 @@ func LoadFS(fsys fs.FS, label string) (*Catalog, error) {
 // loadFS is [LoadFS]. With full false (the embedded files, see [Default])
 // it skips [CheckYAMLText] and the engine run.
 func loadFS(fsys fs.FS, label string, full bool) (*Catalog, error) {
-	entries, err := fs.ReadDir(fsys, ".")
+	files, err := ContentFiles(fsys)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the directory %s: %w", label, friendlyFSError(err))
+		return nil, fmt.Errorf("cannot read the directory %s: %w", label, err)
 	}
-	var files []string
-	for _, e := range entries {
-		ext := path.Ext(e.Name())
-		if !e.IsDir() && (ext == ".yaml" || ext == ".yml") {
-			files = append(files, e.Name())
-		}
-	}
-	sort.Strings(files)
 	if len(files) == 0 {
 		return nil, &LoadError{[]Problem{{File: label, Msg: noScenarioFiles}}}
 	}

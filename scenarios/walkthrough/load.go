@@ -88,16 +88,8 @@ func Load(dir string, cat *scenarios.Catalog, bank *quiz.Bank) (*Set, error) {
 		return nil, err
 	}
 	merged := newSet()
-	for _, w := range base.Walkthroughs {
-		if repl, ok := extra.byID[w.ID]; ok {
-			w = repl
-		}
+	for _, w := range scenarios.Overlay(base.Walkthroughs, extra.Walkthroughs, func(w *Walkthrough) string { return w.ID }) {
 		merged.add(w)
-	}
-	for _, w := range extra.Walkthroughs {
-		if _, ok := merged.byID[w.ID]; !ok {
-			merged.add(w)
-		}
 	}
 	return merged, nil
 }
