@@ -39,14 +39,24 @@ func (a *app) bank(c *scenarios.Catalog) (*quiz.Bank, error) {
 	return b, err
 }
 
-// pool loads the question bank and the catalogue's drills, and returns
-// the catalogue too.
-func (a *app) pool() (*quiz.Pool, *scenarios.Catalog, error) {
+// catalogBank loads the catalogue (with --content) and the question bank
+// (with --questions) checked against it.
+func (a *app) catalogBank() (*scenarios.Catalog, *quiz.Bank, error) {
 	c, err := a.catalog()
 	if err != nil {
 		return nil, nil, err
 	}
-	bank, err := a.bank(c)
+	b, err := a.bank(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, b, nil
+}
+
+// pool loads the question bank and the catalogue's drills, and returns
+// the catalogue too.
+func (a *app) pool() (*quiz.Pool, *scenarios.Catalog, error) {
+	c, bank, err := a.catalogBank()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -48,11 +48,7 @@ func (a *app) questionsListCmd() *cobra.Command {
 		Short: "List the questions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.catalog()
-			if err != nil {
-				return err
-			}
-			b, err := a.bank(c)
+			_, b, err := a.catalogBank()
 			if err != nil {
 				return err
 			}

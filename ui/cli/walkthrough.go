@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/scenarios/walkthrough"
 )
@@ -56,7 +57,7 @@ func (a *app) walkthroughCmd() *cobra.Command {
 			if export != "" && export != "md" {
 				return usagef("unknown export format %q: use --export md (Markdown)", export)
 			}
-			set, err := a.walkthroughs()
+			set, c, b, err := a.walkthroughs()
 			if err != nil {
 				return err
 			}
@@ -68,7 +69,7 @@ func (a *app) walkthroughCmd() *cobra.Command {
 				return usagef("the presenter screen for walkthroughs is not built yet.\n"+
 					"`errorlab walkthrough %s --export md` writes the whole walkthrough as a Markdown handout", w.ID)
 			}
-			return a.exportWalkthrough(w, output)
+			return a.exportWalkthrough(w, c, b, output)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "list the walkthroughs as one JSON array")
@@ -96,11 +97,7 @@ func (a *app) walkthroughsCmd() *cobra.Command {
 			"--questions, yours too), and every expect claim against the engine.",
 		Args: oneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.catalog()
-			if err != nil {
-				return err
-			}
-			b, err := a.bank(c)
+			c, b, err := a.catalogBank()
 			if err != nil {
 				return err
 			}
@@ -113,29 +110,26 @@ func (a *app) walkthroughsCmd() *cobra.Command {
 }
 
 // walkthroughs loads the built-in walkthroughs, overlaid with those of
-// --content DIR/walkthroughs, against the catalogue and the bank.
-func (a *app) walkthroughs() (*walkthrough.Set, error) {
-	c, err := a.catalog()
+// --content DIR/walkthroughs, and returns the catalogue and the bank they
+// were checked against.
+func (a *app) walkthroughs() (*walkthrough.Set, *scenarios.Catalog, *quiz.Bank, error) {
+	c, b, err := a.catalogBank()
 	if err != nil {
-		return nil, err
-	}
-	b, err := a.bank(c)
-	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	set, err := walkthrough.Load(a.content, c, b)
 	var le *scenarios.LoadError
 	switch {
 	case errors.As(err, &le):
-		return nil, usagef("the walkthroughs in %s have problems, so none were loaded:\n%v\nFix these lines (or drop --content) and try again", a.content, err)
+		return nil, nil, nil, usagef("the walkthroughs in %s have problems, so none were loaded:\n%v\nFix these lines (or drop --content) and try again", a.content, err)
 	case err != nil && a.content != "":
-		return nil, usagef("--content %s: %v", a.content, err)
+		return nil, nil, nil, usagef("--content %s: %v", a.content, err)
 	}
-	return set, err
+	return set, c, b, err
 }
 
 func (a *app) listWalkthroughs(asJSON bool) error {
-	set, err := a.walkthroughs()
+	set, _, _, err := a.walkthroughs()
 	if err != nil {
 		return err
 	}
@@ -153,15 +147,7 @@ func (a *app) listWalkthroughs(asJSON bool) error {
 
 // exportWalkthrough writes the handout to stdout, or to file: the whole
 // handout is made first, so a failure leaves no half-written file.
-func (a *app) exportWalkthrough(w *walkthrough.Walkthrough, file string) error {
-	c, err := a.catalog()
-	if err != nil {
-		return err
-	}
-	b, err := a.bank(c)
-	if err != nil {
-		return err
-	}
+func (a *app) exportWalkthrough(w *walkthrough.Walkthrough, c *scenarios.Catalog, b *quiz.Bank, file string) error {
 	var buf bytes.Buffer
 	if err := walkthrough.Handout(&buf, w, c, b); err != nil {
 		return err
