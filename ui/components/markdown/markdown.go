@@ -209,7 +209,7 @@ func newGlamour(r *lipgloss.Renderer) glamourAt {
 // width; when that happens the prose is wrapped again that much narrower,
 // and a line still too wide (a word longer than the width) is cut.
 func render(gl glamourAt, r *lipgloss.Renderer, st Styles, md string, w int) ([]string, error) {
-	src, tables := extractTables(keepWords(md))
+	src, tables := extractTables(keepWords(joinItemLines(md)))
 	var prose []string
 	for wrap, try := w, 0; ; try++ {
 		tr, err := gl(wrap)

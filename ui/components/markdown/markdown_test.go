@@ -267,3 +267,17 @@ func TestRaggedTable(t *testing.T) {
 		t.Errorf("ragged table:\n%s", out)
 	}
 }
+
+// A list item written over several lines wraps at the width, not where
+// the file breaks it; a hard break stays.
+func TestListItemsRewrap(t *testing.T) {
+	r := renderer(termenv.Ascii, true)
+	md := "- one two\n  three four five six\n- seven  \n  eight\n"
+	out, err := Render(r, DefaultStyles(r), md, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "• one two three four five six") || !strings.Contains(out, "• seven\neight") {
+		t.Errorf("list items:\n%q", out)
+	}
+}

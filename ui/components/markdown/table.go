@@ -102,6 +102,45 @@ func extractTables(md string) (string, []mdTable) {
 	return strings.Join(lines, "\n"), tables
 }
 
+// joinItemLines puts each tight list item's text on one line. glamour
+// keeps the line breaks of an item written over several lines (as a
+// paragraph's are not), so an item wrapped in the file would show wrapped
+// there too, whatever the width. A hard break (two spaces or a backslash
+// at the end of the line) stays.
+func joinItemLines(md string) string {
+	src := []byte(md)
+	doc := tableParser.Parse(text.NewReader(src))
+	type cut struct{ from, to int }
+	var cuts []cut
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		tb, ok := n.(*ast.TextBlock)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		lines := tb.Lines()
+		for i := 1; i < lines.Len(); i++ {
+			prev, cur := lines.At(i-1), lines.At(i)
+			nl := bytes.LastIndexByte(src[prev.Start:cur.Start], '\n')
+			if nl < 0 {
+				continue
+			}
+			end := prev.Start + nl
+			before := src[prev.Start:end]
+			if bytes.HasSuffix(before, []byte("  ")) || bytes.HasSuffix(before, []byte("\\")) {
+				continue
+			}
+			from := prev.Start + len(bytes.TrimRight(before, " \t"))
+			cuts = append(cuts, cut{from, cur.Start})
+		}
+		return ast.WalkContinue, nil
+	})
+	for i := len(cuts) - 1; i >= 0; i-- {
+		c := cuts[i]
+		src = append(src[:c.from], append([]byte(" "), src[c.to:]...)...)
+	}
+	return string(src)
+}
+
 // lineIndex maps a byte offset in src to its 0-based line.
 func lineIndex(src []byte) func(int) int {
 	var starts []int
