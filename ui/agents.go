@@ -19,6 +19,7 @@ import (
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/components/jsonview"
 	"github.com/errorlab/errorlab/ui/components/pane"
+	"github.com/errorlab/errorlab/ui/components/timeline"
 )
 
 // Real pauses between auto-played steps: a pause is the virtual gap at
@@ -105,7 +106,7 @@ type agentsScreen struct {
 	coordErr error // Delegate failed
 	delegErr error // the scenario cannot be delegated
 
-	sides   [2]*timeline
+	sides   [2]*timeline.Model
 	summary *pane.Model
 	focus   int
 
@@ -123,9 +124,9 @@ type agentsScreen struct {
 	expFocus int
 	expWho   string
 	expStep  agent.Step
-	expPart  timelinePart
+	expPart  timeline.Part
 
-	sub      *timeline
+	sub      *timeline.Model
 	report   *pane.Model
 	decision *pane.Model
 	subFocus int
@@ -142,12 +143,12 @@ func newAgentsScreen(c *common.Common, id string, fromScenario bool, rev rules.R
 		c: c, keys: DefaultAgentsKeys(), id: id, fromScenario: fromScenario, rev: rev,
 		speed:   1,
 		summary: pane.New(c), report: pane.New(c), decision: pane.New(c),
-		sub: newTimeline(c),
+		sub: timeline.New(c),
 	}
 	m.exp[0], m.exp[1] = pane.New(c), pane.New(c)
-	m.sides[sideNaive], m.sides[sideInformed] = newTimeline(c), newTimeline(c)
+	m.sides[sideNaive], m.sides[sideInformed] = timeline.New(c), timeline.New(c)
 	for _, t := range m.sides {
-		t.empty = "Loading the runs…"
+		t.SetEmpty("Loading the runs…")
 	}
 	switch {
 	case id == scenarios.Afternoon.ID:
@@ -180,7 +181,7 @@ func newAgentsScreen(c *common.Common, id string, fromScenario bool, rev rules.R
 	}
 	if m.err != nil {
 		for _, t := range m.sides {
-			t.empty = "✗ " + m.err.Error()
+			t.SetEmpty("✗ " + m.err.Error())
 		}
 	}
 	m.setFocus(sideNaive)
@@ -378,8 +379,8 @@ func (m *agentsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.loading = false
 			m.err = errors.New(msg.What)
 			for _, t := range m.sides {
-				t.empty = "✗ " + msg.What
-				t.rebuild()
+				t.SetEmpty("✗ " + msg.What)
+				t.Refresh()
 			}
 		}
 	default:
@@ -397,8 +398,8 @@ func (m *agentsScreen) onLoaded(msg agentsLoadedMsg) {
 		m.err = msg.err
 		m.c.SetStatus(common.StatusError, "the agents could not play %s: %v", m.id, msg.err)
 		for _, t := range m.sides {
-			t.empty = "✗ " + msg.err.Error()
-			t.rebuild()
+			t.SetEmpty("✗ " + msg.err.Error())
+			t.Refresh()
 		}
 		return
 	}
@@ -411,16 +412,16 @@ func (m *agentsScreen) onLoaded(msg agentsLoadedMsg) {
 	if m.coord != nil {
 		longest = max(longest, m.coord.Subagent.VirtualSeconds)
 	}
-	tw := timeColumn(longest)
+	tw := timeline.TimeColumn(longest)
 	for i, r := range m.runs {
 		m.styles[i] = r.Style
-		var parts []timelinePart
+		var parts []timeline.Part
 		if len(r.Parts) > 0 {
 			var styles []string
 			n := 0
 			for j, p := range r.Parts {
-				parts = append(parts, timelinePart{start: n, scenario: p.Scenario, style: p.Style,
-					label: fmt.Sprintf("%d/%d %s · %s style", j+1, len(r.Parts), p.Scenario, common.StyleLabel(p.Style))})
+				parts = append(parts, timeline.Part{Start: n, Scenario: p.Scenario, Style: p.Style,
+					Label: fmt.Sprintf("%d/%d %s · %s style", j+1, len(r.Parts), p.Scenario, common.StyleLabel(p.Style))})
 				n += len(p.Steps)
 				if !slices.Contains(styles, p.Style) {
 					styles = append(styles, p.Style)
@@ -429,15 +430,14 @@ func (m *agentsScreen) onLoaded(msg agentsLoadedMsg) {
 			m.styles[i] = strings.Join(styles, "/")
 		}
 		t := m.sides[i]
-		t.empty = "Nothing yet. space reveals the next step on both sides in virtual-time order; p plays them at the chosen speed; G shows everything."
-		t.set(r.Steps, parts, tw)
+		t.SetEmpty("Nothing yet. space reveals the next step on both sides in virtual-time order; p plays them at the chosen speed; G shows everything.")
+		t.SetSteps(r.Steps, parts, tw)
 	}
 	if m.coord != nil {
-		m.sub.empty = "The subagent made no calls."
-		m.sub.set(m.coord.Subagent.Steps, nil, tw)
-		m.sub.revealAll()
-		m.sub.cursor = 0
-		m.sub.rebuild()
+		m.sub.SetEmpty("The subagent made no calls.")
+		m.sub.SetSteps(m.coord.Subagent.Steps, nil, tw)
+		m.sub.RevealAll()
+		m.sub.Select(0)
 	}
 	m.refreshSummary()
 }
@@ -494,7 +494,7 @@ func (m *agentsScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.All):
 		m.pause()
 		for _, t := range m.sides {
-			t.revealAll()
+			t.RevealAll()
 		}
 		m.now = m.endTime()
 		m.refreshSummary()
@@ -509,48 +509,28 @@ func (m *agentsScreen) handleKey(k tea.KeyMsg) tea.Cmd {
 	case m.focus == focusSummary:
 		m.summary.Scroll(nav, k)
 	default:
-		m.moveCursor(m.sides[m.focus], k)
+		m.sides[m.focus].Update(k)
 	}
 	return nil
-}
-
-// moveCursor handles the navigation keys on a timeline.
-func (m *agentsScreen) moveCursor(t *timeline, k tea.KeyMsg) {
-	nav := m.c.Nav
-	page := max(t.p.Height()/3, 1)
-	switch {
-	case key.Matches(k, nav.Up):
-		t.move(-1)
-	case key.Matches(k, nav.Down):
-		t.move(1)
-	case key.Matches(k, nav.PageUp):
-		t.move(-page)
-	case key.Matches(k, nav.PageDown):
-		t.move(page)
-	case key.Matches(k, nav.Top):
-		t.move(-len(t.steps))
-	case key.Matches(k, nav.Bottom):
-		t.move(len(t.steps))
-	}
 }
 
 // step reveals the next step by virtual time: the earlier of the two
 // sides' next steps, or both when they happen at the same moment.
 func (m *agentsScreen) step() bool {
-	tn, okN := m.sides[sideNaive].nextT()
-	ti, okI := m.sides[sideInformed].nextT()
+	tn, okN := m.sides[sideNaive].NextT()
+	ti, okI := m.sides[sideInformed].NextT()
 	switch {
 	case !okN && !okI:
 		return false
-	case okN && (!okI || tn < ti-timeEps):
-		m.sides[sideNaive].reveal()
+	case okN && (!okI || tn < ti-timeline.TimeEps):
+		m.sides[sideNaive].Reveal()
 		m.now = tn
-	case okI && (!okN || ti < tn-timeEps):
-		m.sides[sideInformed].reveal()
+	case okI && (!okN || ti < tn-timeline.TimeEps):
+		m.sides[sideInformed].Reveal()
 		m.now = ti
 	default:
-		m.sides[sideNaive].reveal()
-		m.sides[sideInformed].reveal()
+		m.sides[sideNaive].Reveal()
+		m.sides[sideInformed].Reveal()
 		m.now = max(tn, ti)
 	}
 	m.refreshSummary()
@@ -559,8 +539,8 @@ func (m *agentsScreen) step() bool {
 
 // nextT is the virtual time of the next step on either side.
 func (m *agentsScreen) nextT() (float64, bool) {
-	tn, okN := m.sides[sideNaive].nextT()
-	ti, okI := m.sides[sideInformed].nextT()
+	tn, okN := m.sides[sideNaive].NextT()
+	ti, okI := m.sides[sideInformed].NextT()
 	switch {
 	case okN && okI:
 		return min(tn, ti), true
@@ -572,7 +552,7 @@ func (m *agentsScreen) nextT() (float64, bool) {
 	return 0, false
 }
 
-func (m *agentsScreen) done() bool { return m.sides[0].done() && m.sides[1].done() }
+func (m *agentsScreen) done() bool { return m.sides[0].Done() && m.sides[1].Done() }
 
 func (m *agentsScreen) endTime() float64 {
 	end := 0.0
@@ -596,7 +576,7 @@ func (m *agentsScreen) restart() {
 	m.gen++
 	m.now = 0
 	for _, t := range m.sides {
-		t.reset()
+		t.Reset()
 	}
 	m.refreshSummary()
 }
@@ -604,7 +584,7 @@ func (m *agentsScreen) restart() {
 func (m *agentsScreen) togglePlay() tea.Cmd {
 	if m.playing {
 		m.pause()
-		m.c.SetStatus(common.StatusInfo, "paused at %s: space steps, p plays on", timeLabel(m.now))
+		m.c.SetStatus(common.StatusInfo, "paused at %s: space steps, p plays on", timeline.TimeLabel(m.now))
 		return nil
 	}
 	if m.done() {
@@ -620,7 +600,7 @@ func (m *agentsScreen) togglePlay() tea.Cmd {
 // have a wait that maxPause cuts at this speed.
 func (m *agentsScreen) speedText() string {
 	s := agentSpeeds[m.speed]
-	if m.longestGap()/s > maxPause.Seconds()+timeEps {
+	if m.longestGap()/s > maxPause.Seconds()+timeline.TimeEps {
 		return fmt.Sprintf("%s · waits over %gs shortened", speedLabel(s), maxPause.Seconds()*s)
 	}
 	return speedLabel(s)
@@ -629,7 +609,7 @@ func (m *agentsScreen) speedText() string {
 // shortenNote explains the shortening in the status line, or "".
 func (m *agentsScreen) shortenNote() string {
 	s := agentSpeeds[m.speed]
-	if m.longestGap()/s > maxPause.Seconds()+timeEps {
+	if m.longestGap()/s > maxPause.Seconds()+timeline.TimeEps {
 		return fmt.Sprintf(" · auto-play waits at most %gs, so a longer wait is shown in %gs (the clock still counts it all)", maxPause.Seconds(), maxPause.Seconds())
 	}
 	return ""
@@ -640,7 +620,7 @@ func (m *agentsScreen) shortenNote() string {
 func (m *agentsScreen) longestGap() float64 {
 	var ts []float64
 	for _, t := range m.sides {
-		for _, st := range t.steps {
+		for _, st := range t.Steps() {
 			ts = append(ts, st.T)
 		}
 	}
@@ -694,9 +674,9 @@ func (m *agentsScreen) cycleRevision() tea.Cmd {
 	m.styles = [2]string{}
 	m.now = 0
 	for _, t := range m.sides {
-		t.set(nil, nil, 0)
-		t.empty = "Running both agents under " + string(m.rev) + "…"
-		t.rebuild()
+		t.SetSteps(nil, nil, 0)
+		t.SetEmpty("Running both agents under " + string(m.rev) + "…")
+		t.Refresh()
 	}
 	m.refreshSummary()
 	m.c.SetStatus(common.StatusInfo, "playing both agents again under spec %s: %s", m.rev, common.RevisionBlurb(m.rev))
@@ -719,7 +699,7 @@ func (m *agentsScreen) tick() tea.Cmd {
 	if m.done() {
 		m.playing = false
 		m.gen++
-		m.c.SetStatus(common.StatusOK, "both runs played out at %s: the summary compares them", timeLabel(m.now))
+		m.c.SetStatus(common.StatusOK, "both runs played out at %s: the summary compares them", timeline.TimeLabel(m.now))
 		return nil
 	}
 	return m.schedule()
@@ -727,14 +707,14 @@ func (m *agentsScreen) tick() tea.Cmd {
 
 func (m *agentsScreen) setFocus(f int) {
 	m.focus = f
-	m.sides[sideNaive].setFocused(f == sideNaive)
-	m.sides[sideInformed].setFocused(f == sideInformed)
+	m.sides[sideNaive].SetFocused(f == sideNaive)
+	m.sides[sideInformed].SetFocused(f == sideInformed)
 	m.summary.SetFocused(f == focusSummary)
 }
 
 // expandFrom opens the selected step's raw exchange.
 func (m *agentsScreen) expandFrom(from agentsMode) {
-	var t *timeline
+	var t *timeline.Model
 	who := ""
 	switch from {
 	case modeSubagent:
@@ -747,7 +727,7 @@ func (m *agentsScreen) expandFrom(from agentsMode) {
 		t = m.sides[m.focus]
 		who = string(m.runs[m.focus].Agent)
 	}
-	s := t.selected()
+	s := t.Selected()
 	if s == nil {
 		m.c.SetStatus(common.StatusWarn, "nothing shown yet: space reveals the next step")
 		return
@@ -758,22 +738,22 @@ func (m *agentsScreen) expandFrom(from agentsMode) {
 	}
 	m.pause()
 	m.expStep, m.expWho = *s, who
-	m.expPart = timelinePart{scenario: m.id, style: string(mockserver.StyleGood)}
+	m.expPart = timeline.Part{Scenario: m.id, Style: string(mockserver.StyleGood)}
 	if from != modeSubagent {
-		m.expPart.style = m.styles[m.focus]
+		m.expPart.Style = m.styles[m.focus]
 	}
-	if p, ok := t.partOf(t.cursor); ok {
+	if p, ok := t.PartOf(t.Cursor()); ok {
 		m.expPart = p
 	}
 	m.expBack, m.mode = from, modeExpanded
 	st := m.c.Styles
 	ex := *s.Exchange
 	reqDoc, respDoc := jsonview.JSON(wire.Pretty(ex.Request)), jsonview.JSON(wire.Pretty(ex.Response))
-	head := fmt.Sprintf("%s · %s · %s", m.whoLabel(), timeLabel(s.T), s.Tool)
+	head := fmt.Sprintf("%s · %s · %s", m.whoLabel(), timeline.TimeLabel(s.T), s.Tool)
 	m.exp[0].SetContent("Request · "+head, string(ex.Request), func(w int) string { return reqDoc.Render(w, st) })
-	m.exp[1].SetContent("Response · "+outcomePlain(st, *s), string(ex.Response), func(w int) string { return respDoc.Render(w, st) })
+	m.exp[1].SetContent("Response · "+outcomePlain(*s), string(ex.Response), func(w int) string { return respDoc.Render(w, st) })
 	m.setExpFocus(1)
-	m.c.SetStatus(common.StatusInfo, "the %s's %s at %s, exact bytes pretty-printed · esc closes", m.whoLabel(), s.Kind, timeLabel(s.T))
+	m.c.SetStatus(common.StatusInfo, "the %s's %s at %s, exact bytes pretty-printed · esc closes", m.whoLabel(), s.Kind, timeline.TimeLabel(s.T))
 }
 
 // whoLabel names the agent of the expanded step: "naive agent",
@@ -821,7 +801,7 @@ func (m *agentsScreen) openSubagent() {
 	m.setSubFocus(subFocusTimeline)
 	st := m.c.Styles
 	cr := m.coord
-	m.sub.setTitle(fmt.Sprintf("Subagent · %s · %s", common.Plural(cr.Subagent.Calls, "call"), timeLabel(cr.Subagent.VirtualSeconds)))
+	m.sub.SetTitle(fmt.Sprintf("Subagent · %s · %s", common.Plural(cr.Subagent.Calls, "call"), timeline.TimeLabel(cr.Subagent.VirtualSeconds)))
 	reportRaw := cr.Subagent.FinalMessage
 	doc := jsonview.JSON(wire.Pretty([]byte(reportRaw)))
 	title := "The one report it sent (" + cr.Report.Status + ")"
@@ -832,7 +812,7 @@ func (m *agentsScreen) openSubagent() {
 
 func (m *agentsScreen) setSubFocus(f int) {
 	m.subFocus = f
-	m.sub.setFocused(f == subFocusTimeline)
+	m.sub.SetFocused(f == subFocusTimeline)
 	m.report.SetFocused(f == subFocusReport)
 	m.decision.SetFocused(f == subFocusDecision)
 }
@@ -849,7 +829,7 @@ func (m *agentsScreen) subagentKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.Expand) && m.subFocus == subFocusTimeline:
 		m.expandFrom(modeSubagent)
 	case m.subFocus == subFocusTimeline:
-		m.moveCursor(m.sub, k)
+		m.sub.Update(k)
 	case m.subFocus == subFocusReport:
 		m.report.Scroll(m.c.Nav, k)
 	default:
@@ -883,11 +863,11 @@ func (m *agentsScreen) ExportRecord() (common.ExportRecord, string, bool, string
 	}
 	ex := *m.expStep.Exchange
 	p := m.expPart
-	sc, ok := m.c.Catalog.Get(p.scenario)
+	sc, ok := m.c.Catalog.Get(p.Scenario)
 	if !ok {
 		return common.ExportRecord{}, "", false, "this run's scenario is not in the catalogue"
 	}
-	rec := sc.Record(ex, mockserver.Style(p.style), 0)
-	name := fmt.Sprintf("errorlab-%s-%s-agent-t%.1f-%s.json", p.scenario, m.expWho, m.expStep.T, ex.Revision)
+	rec := sc.Record(ex, mockserver.Style(p.Style), 0)
+	name := fmt.Sprintf("errorlab-%s-%s-agent-t%.1f-%s.json", p.Scenario, m.expWho, m.expStep.T, ex.Revision)
 	return rec, name, true, ""
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/errorlab/errorlab/sim/agent"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/timeline"
 )
 
 // agentsKeyIndex is how many times to press down on Home to reach Agents.
@@ -127,7 +128,7 @@ func TestAgentsStepOrder(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			m := openAgents(t, uitest.Catalog(t), id, uitest.Size120)
 			s := agentsOf(t, m)
-			if s.sides[0].shown+s.sides[1].shown != 0 {
+			if s.sides[0].Shown()+s.sides[1].Shown() != 0 {
 				t.Fatal("the timelines do not start empty")
 			}
 			last := -1.0
@@ -135,13 +136,13 @@ func TestAgentsStepOrder(t *testing.T) {
 				if presses > 200 {
 					t.Fatal("space never reaches the end")
 				}
-				tn, okN := s.sides[0].nextT()
-				ti, okI := s.sides[1].nextT()
-				before := [2]int{s.sides[0].shown, s.sides[1].shown}
+				tn, okN := s.sides[0].NextT()
+				ti, okI := s.sides[1].NextT()
+				before := [2]int{s.sides[0].Shown(), s.sides[1].Shown()}
 				m, _ = uitest.Drive(m, uitest.Press(" "))
-				grew := [2]bool{s.sides[0].shown > before[0], s.sides[1].shown > before[1]}
+				grew := [2]bool{s.sides[0].Shown() > before[0], s.sides[1].Shown() > before[1]}
 				switch {
-				case okN && okI && math.Abs(tn-ti) < timeEps:
+				case okN && okI && math.Abs(tn-ti) < timeline.TimeEps:
 					if !grew[0] || !grew[1] {
 						t.Fatalf("press %d: both next steps are at t=%g but not both were revealed", presses, tn)
 					}
@@ -154,7 +155,7 @@ func TestAgentsStepOrder(t *testing.T) {
 						t.Fatalf("press %d: informed's step at %g comes first (naive %g), revealed %v", presses, ti, tn, grew)
 					}
 				}
-				if s.now < last-timeEps {
+				if s.now < last-timeline.TimeEps {
 					t.Fatalf("press %d: the clock went back from %g to %g", presses, last, s.now)
 				}
 				last = s.now
@@ -355,7 +356,7 @@ func TestAgentsAutoPlay(t *testing.T) {
 	}
 	m, _ = uitest.Drive(m, uitest.Press("-"), uitest.Press("-"), uitest.Press("p")) // back to 1×
 	if !s.done() || s.playing {
-		t.Fatalf("auto-play stopped early: %d+%d shown, playing %v", s.sides[0].shown, s.sides[1].shown, s.playing)
+		t.Fatalf("auto-play stopped early: %d+%d shown, playing %v", s.sides[0].Shown(), s.sides[1].Shown(), s.playing)
 	}
 	if len(pauses) == 0 {
 		t.Fatal("no ticks")
@@ -376,7 +377,7 @@ func TestAgentsAutoPlay(t *testing.T) {
 	}
 	// 0 restarts; p then p pauses (a stale tick is ignored).
 	m, _ = uitest.Drive(m, uitest.Press("0"))
-	if s.sides[0].shown != 0 || s.sides[1].shown != 0 {
+	if s.sides[0].Shown() != 0 || s.sides[1].Shown() != 0 {
 		t.Fatal("0 did not restart")
 	}
 	agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd { return nil }
@@ -385,7 +386,7 @@ func TestAgentsAutoPlay(t *testing.T) {
 		t.Error("p did not pause")
 	}
 	m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: s.gen - 1})
-	if s.sides[0].shown+s.sides[1].shown != 0 {
+	if s.sides[0].Shown()+s.sides[1].Shown() != 0 {
 		t.Error("a stale tick revealed a step")
 	}
 	_ = m
@@ -422,18 +423,18 @@ func TestSpeedChangeReschedules(t *testing.T) {
 		}
 	}
 	pending := ticks[len(ticks)-1]
-	shown := s.sides[0].shown + s.sides[1].shown
+	shown := s.sides[0].Shown() + s.sides[1].Shown()
 	m, _ = uitest.Drive(m, uitest.Press("+"), uitest.Press("+"), uitest.Press("+")) // 10×
 	got := ticks[len(ticks)-1]
 	if got.gen == pending.gen || got.d >= pending.d {
 		t.Fatalf("+ did not reschedule the pending tick: %v then %v", pending, got)
 	}
 	m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: pending.gen})
-	if s.sides[0].shown+s.sides[1].shown != shown {
+	if s.sides[0].Shown()+s.sides[1].Shown() != shown {
 		t.Error("the stale tick revealed a step")
 	}
 	m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: s.gen})
-	if s.sides[0].shown+s.sides[1].shown != shown+1 {
+	if s.sides[0].Shown()+s.sides[1].Shown() != shown+1 {
 		t.Error("the rescheduled tick did not reveal the next step")
 	}
 	if st := m.(*App).c.Status().Text; !strings.HasPrefix(st, "speed 10× of virtual time") || strings.Contains(st, "shortened") {

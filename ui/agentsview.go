@@ -10,6 +10,7 @@ import (
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/components/pane"
+	"github.com/errorlab/errorlab/ui/components/timeline"
 )
 
 // The agents screen's layout and drawing: header, timelines, summary,
@@ -52,16 +53,16 @@ func (m *agentsScreen) refreshTitles() {
 			title += " · meets " + strings.Join(labels, "/")
 		}
 		if m.runs[i] != nil {
-			clock := t.clock()
-			if t.done() {
+			clock := t.Clock()
+			if t.Done() {
 				clock = m.runs[i].VirtualSeconds
 			}
-			title += " · " + timeLabel(clock)
-			if t.done() {
+			title += " · " + timeline.TimeLabel(clock)
+			if t.Done() {
 				title += " · done"
 			}
 		}
-		t.setTitle(title)
+		t.SetTitle(title)
 	}
 }
 
@@ -97,12 +98,12 @@ func (m *agentsScreen) summaryBody(w int) string {
 	for i, r := range m.runs {
 		t := m.sides[i]
 		verdicts[i] = st.Muted.Render("… not started")
-		calls[i], secs[i] = t.calls(), t.clock()
+		calls[i], secs[i] = t.Calls(), t.Clock()
 		switch {
-		case t.done():
+		case t.Done():
 			verdicts[i] = verdictText(st, r)
 			calls[i], secs[i] = r.Calls, r.VirtualSeconds
-		case t.shown > 0:
+		case t.Shown() > 0:
 			verdicts[i] = st.Muted.Render("… not finished yet")
 		}
 	}
@@ -117,13 +118,13 @@ func (m *agentsScreen) summaryBody(w int) string {
 	var out []string
 	for i := range m.runs {
 		r := row(i, long)
-		if ansi.StringWidth(r) > w && m.sides[i].done() {
+		if ansi.StringWidth(r) > w && m.sides[i].Done() {
 			verdicts[i] = compactVerdict(st, m.runs[i])
 			r = row(i, long)
 		}
 		out = append(out, ansi.Truncate(r, w, "…"))
 	}
-	if m.sides[0].done() && m.sides[1].done() {
+	if m.sides[0].Done() && m.sides[1].Done() {
 		out = append(out, m.compareLine(w)...)
 	}
 	if m.series {
@@ -221,7 +222,7 @@ func (m *agentsScreen) partDone(i, j int) bool {
 	for k := 0; k <= j && k < len(m.runs[i].Parts); k++ {
 		end += len(m.runs[i].Parts[k].Steps)
 	}
-	return m.sides[i].shown >= end
+	return m.sides[i].Shown() >= end
 }
 
 // toldLines is what agent i told the customer and why, once its run (or
@@ -242,12 +243,12 @@ func (m *agentsScreen) toldLines(i, w int) []string {
 			out = append(out, common.HangLead(st.Accent, p.Scenario+":", "“"+common.OneLineText(p.FinalMessage)+"”", w, st.Plain, 2)...)
 			out = append(out, common.HangLead(st.Muted, "  why:", common.StyleWords(common.OneLineText(p.Why)), w, st.Muted, 7)...)
 		}
-		if m.sides[i].done() {
+		if m.sides[i].Done() {
 			out = append(out, common.WrapLead(st.Bold, "In all:", fmt.Sprintf("%d tasks, %s, %.1fs of virtual time.", len(r.Parts), common.Plural(r.Calls, "call"), r.VirtualSeconds), w, st.Plain)...)
 		}
 		return out
 	}
-	if !m.sides[i].done() {
+	if !m.sides[i].Done() {
 		return nil
 	}
 	out = append(out, common.WrapLead(st.Bold, names[i]+" told the customer:", "“"+common.OneLineText(r.FinalMessage)+"”", w, st.Plain)...)
@@ -282,15 +283,15 @@ func (m *agentsScreen) layout() {
 		decH := min(want, max(rest/3, 4))
 		decH = max(min(decH, rest), 0)
 		pairH := rest - decH
-		m.layoutPair(m.sub.p, m.report, m.subFocus, w, pairH)
+		m.layoutPair(m.sub.Pane(), m.report, m.subFocus, w, pairH)
 		if m.stacked {
 			// The subagent's timeline is short: the report gets the rest.
-			want := strings.Count(m.sub.build(iw), "\n") + 3
+			want := m.sub.ContentHeight(iw) + 2
 			top := max(min(want, pairH*3/5), min(3, pairH))
-			m.sub.setSize(w, top)
+			m.sub.SetSize(w, top)
 			m.report.SetSize(w, pairH-top)
 		}
-		m.sub.follow()
+		m.sub.Follow()
 		m.decision.SetSize(w, decH)
 	default:
 		m.layoutTimelines(w, rest)
@@ -317,8 +318,8 @@ func (m *agentsScreen) layoutTimelines(w, rest int) {
 	}
 	var want [2]int
 	for i, t := range m.sides {
-		t.setSize(widths[i], max(t.p.Height(), 3)) // builds at the width
-		want[i] = t.p.Viewport().TotalLineCount() + 2
+		t.SetSize(widths[i], max(t.Pane().Height(), 3)) // builds at the width
+		want[i] = t.Pane().Viewport().TotalLineCount() + 2
 	}
 	order := []int{m.focus}
 	for i := range agentsFocusCount {
@@ -347,7 +348,7 @@ func (m *agentsScreen) layoutTimelines(w, rest int) {
 		tl, sumH = [2]int{got[0], got[0]}, got[1]
 	}
 	for i, t := range m.sides {
-		t.setSize(widths[i], tl[i])
+		t.SetSize(widths[i], tl[i])
 	}
 	m.summary.SetSize(w, sumH)
 	title := "Summary"
@@ -427,8 +428,8 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 	}
 	switch m.mode {
 	case modeExpanded:
-		right := st.Muted.Render(m.expPart.scenario + " · " + common.StyleLabel(m.expPart.style) + " style")
-		title := fmt.Sprintf("%s · %s %s at %s", m.whoLabel(), m.expStep.Kind, m.expStep.Tool, timeLabel(m.expStep.T))
+		right := st.Muted.Render(m.expPart.Scenario + " · " + common.StyleLabel(m.expPart.Style) + " style")
+		title := fmt.Sprintf("%s · %s %s at %s", m.whoLabel(), m.expStep.Kind, m.expStep.Tool, timeline.TimeLabel(m.expStep.T))
 		return []string{common.JoinEnds(st.Title.Render(title), right, w)}
 	case modeSubagent:
 		lines := []string{common.JoinEnds(st.Title.Render("Subagent view · "+m.title), st.Muted.Render("§5 recover locally, report once"), w)}
@@ -466,16 +467,16 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 		}
 		chips = append(chips, chip("p", state, ""), chip("+/-", "speed", speed))
 		if compact {
-			chips = append(chips, st.ChipValue.Render(timeLabel(m.now)))
+			chips = append(chips, st.ChipValue.Render(timeline.TimeLabel(m.now)))
 		} else {
-			chips = append(chips, st.ChipLabel.Render("virtual")+" "+st.ChipValue.Render(timeLabel(m.now)))
+			chips = append(chips, st.ChipLabel.Render("virtual")+" "+st.ChipValue.Render(timeline.TimeLabel(m.now)))
 		}
 		switch {
 		case m.loading:
 			chips = append(chips, st.Info.Render("• running the agents…"))
 		case m.loaded:
-			shown := m.sides[0].shown + m.sides[1].shown
-			total := len(m.sides[0].steps) + len(m.sides[1].steps)
+			shown := m.sides[0].Shown() + m.sides[1].Shown()
+			total := len(m.sides[0].Steps()) + len(m.sides[1].Steps())
 			chips = append(chips, st.ChipLabel.Render(fmt.Sprintf("%d/%d steps", shown, total)))
 		}
 		chips = append(chips, chip("r", "spec", m.revLabel()))
@@ -535,12 +536,12 @@ func (m *agentsScreen) View() string {
 	case modeExpanded:
 		pair(m.exp[0], m.exp[1])
 	case modeSubagent:
-		pair(m.sub.p, m.report)
+		pair(m.sub.Pane(), m.report)
 		if m.decision.Height() > 0 {
 			blocks = append(blocks, m.decision.View())
 		}
 	default:
-		pair(m.sides[0].p, m.sides[1].p)
+		pair(m.sides[0].Pane(), m.sides[1].Pane())
 		if m.summary.Height() > 0 {
 			blocks = append(blocks, m.summary.View())
 		}

@@ -78,8 +78,8 @@ func TestAgentsFollowTheScenarioRevision(t *testing.T) {
 	// r plays again under the next revision, from t=0.
 	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("r"))
 	s = agentsOf(t, m)
-	if s.rev != rules.Rev20251125 || !s.loaded || s.sides[0].shown != 0 {
-		t.Fatalf("r: rev %q loaded %v shown %d", s.rev, s.loaded, s.sides[0].shown)
+	if s.rev != rules.Rev20251125 || !s.loaded || s.sides[0].Shown() != 0 {
+		t.Fatalf("r: rev %q loaded %v shown %d", s.rev, s.loaded, s.sides[0].Shown())
 	}
 	if ex := s.runs[sideInformed].Steps[0]; ex.Exchange.Revision != rules.Rev20251125 || ex.Protocol != 0 {
 		t.Errorf("after r the call is not under 2025-11-25: protocol %d", ex.Protocol)
@@ -111,8 +111,8 @@ func TestAgentsRowsAreShared(t *testing.T) {
 			for step := 0; ; step++ {
 				var inner, content [2]int
 				for i, tl := range s.sides {
-					_, inner[i] = tl.p.Inner()
-					content[i] = tl.p.Viewport().TotalLineCount()
+					_, inner[i] = tl.Pane().Inner()
+					content[i] = tl.Pane().Viewport().TotalLineCount()
 				}
 				for i := range 2 {
 					j := 1 - i
