@@ -24,8 +24,10 @@ import (
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/pages/agents"
 	"github.com/errorlab/errorlab/ui/pages/home"
 	"github.com/errorlab/errorlab/ui/pages/lablist"
+	"github.com/errorlab/errorlab/ui/pages/propagation"
 	quizpage "github.com/errorlab/errorlab/ui/pages/quiz"
 	"github.com/errorlab/errorlab/ui/pages/scenario"
 	"github.com/errorlab/errorlab/ui/styles"
@@ -123,11 +125,7 @@ func New(opts Options) tea.Model {
 }
 
 func unknownScenario(cat *scenarios.Catalog, id string) string {
-	msg := fmt.Sprintf("no scenario %q", id)
-	if len(cat.Scenarios) > 0 {
-		msg += "; did you mean " + strings.Join(cat.Closest(id, 3), ", ") + "?"
-	}
-	return msg
+	return common.UnknownScenario(cat, id)
 }
 
 // App is the root model: a stack of screens (home at the bottom), the
@@ -184,14 +182,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.OpenAgentPickerMsg:
 		cmd = a.push(lablist.NewAgentPicker(a.c))
 	case common.OpenAgentsMsg:
-		cmd = a.push(newAgentsScreen(a.c, msg.ID, msg.FromScenario, msg.Rev))
+		cmd = a.push(agents.New(a.c, msg.ID, msg.FromScenario, msg.Rev))
 	case common.OpenExerciseMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {
 			a.c.SetStatus(common.StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
-		cmd = a.push(newPropagationScreen(a.c, sc))
+		cmd = a.push(propagation.New(a.c, sc))
 	case common.ReplaceScenarioMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {

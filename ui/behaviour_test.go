@@ -45,11 +45,6 @@ func scenarioOf(t testing.TB, m tea.Model) *scenario.Model {
 	return s
 }
 
-// scenarioScreen is the scenario screen's type for the tests of other
-// screens that check it is on top (agents_test.go); it can go once they
-// name scenario.Model.
-type scenarioScreen = scenario.Model
-
 func TestViewKeyCyclesLabel(t *testing.T) {
 	m := openTimeout(t, Options{}, uitest.Press("enter"))
 	for _, want := range []string{wire.ViewMessages.Label(), wire.ViewModel.Label(), wire.ViewMCP.Label()} {

@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/common"
@@ -112,40 +111,6 @@ func TestStripVerdict(t *testing.T) {
 	view := lowerView(t, m)
 	if line := uitest.LineWith(view, "Here:"); line == "" || strings.Contains(line, "Here: Right") {
 		t.Errorf("feedback line %q", line)
-	}
-}
-
-// Item 6: the series has no subagent view, so its help does not offer c;
-// a long situation is shown whole when the header has room, and at the
-// end of the summary when it has not.
-func TestAgentsHelpAndSituation(t *testing.T) {
-	cat := uitest.Catalog(t)
-	m := openAgents(t, cat, scenarios.Afternoon.ID, uitest.Size120)
-	if strings.Contains(m.View(), "c subagent") {
-		t.Errorf("the series advertises c:\n%s", m.View())
-	}
-	for _, b := range agentsOf(t, m).ShortHelp() {
-		if b.Enabled() && b.Help().Key == "c" {
-			t.Error("c is in the short help")
-		}
-	}
-	const id = "subagent-order-store-down"
-	sc, ok := cat.Get(id)
-	if !ok {
-		t.Skip("no " + id)
-	}
-	sit := strings.Join(strings.Fields(sc.Situation), " ")
-	m = openAgents(t, cat, id, uitest.Size120)
-	if !strings.Contains(uitest.Flat(m.View()), uitest.Flat(sit)) {
-		t.Errorf("the situation is not whole at 120x40:\n%s", m.View())
-	}
-	if !strings.Contains(m.View(), "c subagent") {
-		t.Errorf("a subagent scenario lost c:\n%s", m.View())
-	}
-	m = openAgents(t, cat, id, tea.WindowSizeMsg{Width: 80, Height: 24})
-	a := agentsOf(t, m)
-	if !a.sitCut || !strings.Contains(uitest.Flat(a.summaryLines(77)), uitest.Flat("Situation: "+sit)) {
-		t.Errorf("at 80x24 the situation is not in the summary:\n%s", a.summaryLines(77))
 	}
 }
 

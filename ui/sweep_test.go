@@ -36,11 +36,11 @@ func screenStates(t testing.TB) map[string]tea.Model {
 		"diff":      mk(uitest.TimeoutID, uitest.Press("enter"), uitest.Press("d")),
 		"fullhelp":  mk(uitest.TimeoutID, uitest.Press("enter"), uitest.Press(uitest.RetryKey()), uitest.Press("?")),
 
-		"agents-picker":       mk("", append(toAgents(t), uitest.Press("/"), uitest.Press("s"))...),
+		"agents-picker":       mk("", append(uitest.ToAgents(t, New(Options{})), uitest.Press("/"), uitest.Press("s"))...),
 		"agents-before":       mk(uitest.TimeoutID, uitest.Press("a")),
 		"agents-steps":        mk(uitest.TimeoutID, uitest.Press("a"), uitest.Press(" "), uitest.Press(" "), uitest.Press(" ")),
 		"agents-after":        mk(uitest.TimeoutID, uitest.Press("a"), uitest.Press("G")),
-		"agents-series":       mk("", append(toAgents(t), uitest.Press("enter"), uitest.Press("G"), uitest.Press("tab"), uitest.Press("tab"))...),
+		"agents-series":       mk("", append(uitest.ToAgents(t, New(Options{})), uitest.Press("enter"), uitest.Press("G"), uitest.Press("tab"), uitest.Press("tab"))...),
 		"agents-expanded":     mk(uitest.RefundWindowID, uitest.Press("a"), uitest.Press("G"), uitest.Press("g"), uitest.Press("enter")),
 		"agents-subagent":     mk(uitest.StaffID, uitest.Press("a"), uitest.Press("c")),
 		"agents-sub-expanded": mk(uitest.StoreDownID, uitest.Press("a"), uitest.Press("c"), uitest.Press("enter")),
@@ -49,15 +49,6 @@ func screenStates(t testing.TB) map[string]tea.Model {
 		"exercise-answered":   mk(uitest.StoreDownID, uitest.Press("enter"), uitest.Press("e"), uitest.Press("2"), uitest.Press("3"), uitest.Press("4")),
 	}
 	return states
-}
-
-// toAgents is the keys from Home to the agents picker.
-func toAgents(t testing.TB) []tea.Msg {
-	var in []tea.Msg
-	for range agentsKeyIndex(t) {
-		in = append(in, uitest.Press("down"))
-	}
-	return append(in, uitest.Press("enter"))
 }
 
 // TestSizeSweep resizes every screen through widths 1..300 and heights

@@ -1,15 +1,14 @@
-package ui
+package agents_test
 
 import (
 	"fmt"
 	"math"
-	"slices"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/errorlab/errorlab/ui/internal/uitest"
-	"github.com/errorlab/errorlab/ui/pages/home"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -18,20 +17,17 @@ import (
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/agent"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/components/timeline"
+	"github.com/errorlab/errorlab/ui/pages/agents"
 )
 
 // agentsKeyIndex is how many times to press down on Home to reach Agents.
-func agentsKeyIndex(t testing.TB) int {
-	for i, it := range home.Items() {
-		if it.Name == "Agents" {
-			return i
-		}
-	}
-	t.Fatal("no Agents item on Home")
-	return 0
-}
+func agentsKeyIndex(t testing.TB) int { return uitest.AgentsKeyIndex(t, ui.New(ui.Options{})) }
+
+// toAgents is the keys from Home to the agents picker.
+func toAgents(t testing.TB) []tea.Msg { return uitest.ToAgents(t, ui.New(ui.Options{})) }
 
 // openAgents opens the agents screen on a scenario (from its scenario
 // screen, with a) or on the series (from Home), and waits for the runs.
@@ -39,40 +35,43 @@ func openAgents(t testing.TB, cat *scenarios.Catalog, id string, size tea.Window
 	t.Helper()
 	var m tea.Model
 	if id == scenarios.Afternoon.ID {
-		m = New(Options{Catalog: cat})
+		m = ui.New(ui.Options{Catalog: cat})
 		in := []tea.Msg{size}
 		for range agentsKeyIndex(t) {
 			in = append(in, uitest.Press("down"))
 		}
 		m, _ = uitest.Drive(m, append(in, uitest.Press("enter"), uitest.Press("enter"))...)
 	} else {
-		m, _ = uitest.Drive(New(Options{Catalog: cat, ScenarioID: id}), size, uitest.Press("a"))
+		m, _ = uitest.Drive(ui.New(ui.Options{Catalog: cat, ScenarioID: id}), size, uitest.Press("a"))
 	}
 	s := agentsOf(t, m)
-	if !s.loaded {
-		t.Fatalf("the runs did not load: %v\n%s", s.err, m.View())
+	if !s.Loaded() {
+		t.Fatalf("the runs did not load: %v\n%s", s.Err(), m.View())
 	}
 	m, _ = uitest.Drive(m, msgs...)
 	return m
 }
 
-func agentsOf(t testing.TB, m tea.Model) *agentsScreen {
-	s, ok := m.(*App).top().(*agentsScreen)
+func agentsOf(t testing.TB, m tea.Model) *agents.Model {
+	s, ok := m.(*ui.App).Top().(*agents.Model)
 	if !ok {
 		if t == nil {
 			panic("not the agents screen")
 		}
-		t.Fatalf("top screen is %T, not the agents screen", m.(*App).top())
+		t.Fatalf("top screen is %T, not the agents screen", m.(*ui.App).Top())
 	}
 	return s
 }
+
+// status is the status line's text.
+func status(m tea.Model) string { return m.(*ui.App).Status().Text }
 
 // TestAgentsGolden walks Home → Agents → "Four failures, one afternoon"
 // and reveals everything (G), at two sizes; the final screen is golden.
 func TestAgentsGolden(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.AfternoonCatalog(t)}), teatest.WithInitialTermSize(sz[0], sz[1]))
+			tm := teatest.NewTestModel(t, ui.New(ui.Options{Catalog: uitest.AfternoonCatalog(t)}), teatest.WithInitialTermSize(sz[0], sz[1]))
 			uitest.WaitFor(t, tm, "Reference")
 			for range agentsKeyIndex(t) {
 				tm.Send(uitest.Press("down"))
@@ -97,7 +96,7 @@ func TestAgentsGolden(t *testing.T) {
 
 // TestAgentsThreeSteps goldens the series after three presses of space.
 func TestAgentsThreeSteps(t *testing.T) {
-	tm := teatest.NewTestModel(t, New(Options{Catalog: uitest.AfternoonCatalog(t)}), teatest.WithInitialTermSize(120, 40))
+	tm := teatest.NewTestModel(t, ui.New(ui.Options{Catalog: uitest.AfternoonCatalog(t)}), teatest.WithInitialTermSize(120, 40))
 	uitest.WaitFor(t, tm, "Reference")
 	for range agentsKeyIndex(t) {
 		tm.Send(uitest.Press("down"))
@@ -128,19 +127,19 @@ func TestAgentsStepOrder(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			m := openAgents(t, uitest.Catalog(t), id, uitest.Size120)
 			s := agentsOf(t, m)
-			if s.sides[0].Shown()+s.sides[1].Shown() != 0 {
+			if s.Side(0).Shown()+s.Side(1).Shown() != 0 {
 				t.Fatal("the timelines do not start empty")
 			}
 			last := -1.0
-			for presses := 0; !s.done(); presses++ {
+			for presses := 0; !s.Done(); presses++ {
 				if presses > 200 {
 					t.Fatal("space never reaches the end")
 				}
-				tn, okN := s.sides[0].NextT()
-				ti, okI := s.sides[1].NextT()
-				before := [2]int{s.sides[0].Shown(), s.sides[1].Shown()}
+				tn, okN := s.Side(0).NextT()
+				ti, okI := s.Side(1).NextT()
+				before := [2]int{s.Side(0).Shown(), s.Side(1).Shown()}
 				m, _ = uitest.Drive(m, uitest.Press(" "))
-				grew := [2]bool{s.sides[0].Shown() > before[0], s.sides[1].Shown() > before[1]}
+				grew := [2]bool{s.Side(0).Shown() > before[0], s.Side(1).Shown() > before[1]}
 				switch {
 				case okN && okI && math.Abs(tn-ti) < timeline.TimeEps:
 					if !grew[0] || !grew[1] {
@@ -155,10 +154,10 @@ func TestAgentsStepOrder(t *testing.T) {
 						t.Fatalf("press %d: informed's step at %g comes first (naive %g), revealed %v", presses, ti, tn, grew)
 					}
 				}
-				if s.now < last-timeline.TimeEps {
-					t.Fatalf("press %d: the clock went back from %g to %g", presses, last, s.now)
+				if s.Now() < last-timeline.TimeEps {
+					t.Fatalf("press %d: the clock went back from %g to %g", presses, last, s.Now())
 				}
-				last = s.now
+				last = s.Now()
 			}
 			if !strings.Contains(m.View(), "all shown") {
 				t.Errorf("no end state after the last step:\n%s", m.View())
@@ -172,7 +171,7 @@ func TestAgentsStepOrder(t *testing.T) {
 func TestAgentsSummaryCalls(t *testing.T) {
 	m := openAgents(t, uitest.Catalog(t), uitest.RefundWindowID, uitest.Size120, uitest.Press("G"))
 	s := agentsOf(t, m)
-	n, i := s.runs[sideNaive], s.runs[sideInformed]
+	n, i := s.Run(agents.SideNaive), s.Run(agents.SideInformed)
 	if n.Calls <= i.Calls {
 		t.Fatalf("naive %d calls, informed %d", n.Calls, i.Calls)
 	}
@@ -189,7 +188,7 @@ func TestAgentsSummaryCalls(t *testing.T) {
 		t.Errorf("no comparison line:\n%s", view)
 	}
 	// The final message and the why, from the runs.
-	s.setFocus(focusSummary)
+	s.SetFocus(agents.FocusSummary)
 	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 200, Height: 80})
 	view = m.View()
 	for _, want := range []string{"Naive told the customer:", "Informed told the customer:", "Why:", "45 days ago"} {
@@ -204,14 +203,14 @@ func TestAgentsSummaryCalls(t *testing.T) {
 func TestAgentsExpandShowsRequest(t *testing.T) {
 	clip := &uitest.SyncBuffer{}
 	cat := uitest.Catalog(t)
-	m, _ := uitest.Drive(New(Options{Catalog: cat, ScenarioID: uitest.RefundWindowID, Clipboard: clip}), uitest.Size120, uitest.Press("a"))
+	m, _ := uitest.Drive(ui.New(ui.Options{Catalog: cat, ScenarioID: uitest.RefundWindowID, Clipboard: clip}), uitest.Size120, uitest.Press("a"))
 	m, _ = uitest.Drive(m, uitest.Press("G"), uitest.Press("g"), uitest.Press("enter"))
 	s := agentsOf(t, m)
-	if s.mode != modeExpanded {
-		t.Fatalf("enter on the first step (a call) did not expand it; status %q", m.(*App).c.Status().Text)
+	if s.Mode() != agents.ModeExpanded {
+		t.Fatalf("enter on the first step (a call) did not expand it; status %q", status(m))
 	}
-	ex := s.runs[sideNaive].Steps[0].Exchange
-	if s.exp[0].Raw() != string(ex.Request) || s.exp[1].Raw() != string(ex.Response) {
+	ex := s.Run(agents.SideNaive).Steps[0].Exchange
+	if s.Expanded(0).Raw() != string(ex.Request) || s.Expanded(1).Raw() != string(ex.Response) {
 		t.Fatal("the expanded panes do not hold the exact exchange")
 	}
 	view := m.View()
@@ -226,12 +225,12 @@ func TestAgentsExpandShowsRequest(t *testing.T) {
 	}
 	// esc closes the exchange, not the screen.
 	m, _ = uitest.Drive(m, uitest.Press("esc"))
-	if agentsOf(t, m).mode != modeTimelines {
+	if agentsOf(t, m).Mode() != agents.ModeTimelines {
 		t.Error("esc did not close the expanded step")
 	}
 	// A wait has no exchange: enter warns.
 	m, _ = uitest.Drive(m, uitest.Press("j"), uitest.Press("enter"))
-	if agentsOf(t, m).mode != modeTimelines || !strings.Contains(m.View(), "⚠ a wait has no exchange") {
+	if agentsOf(t, m).Mode() != agents.ModeTimelines || !strings.Contains(m.View(), "⚠ a wait has no exchange") {
 		t.Errorf("enter on a wait:\n%s", m.View())
 	}
 }
@@ -242,8 +241,8 @@ func TestAgentsSubagentView(t *testing.T) {
 	cat := uitest.Catalog(t)
 	m := openAgents(t, cat, uitest.StaffID, uitest.Size120, uitest.Press("c"))
 	s := agentsOf(t, m)
-	if s.mode != modeSubagent {
-		t.Fatalf("c did not open the subagent view; status %q", m.(*App).c.Status().Text)
+	if s.Mode() != agents.ModeSubagent {
+		t.Fatalf("c did not open the subagent view; status %q", status(m))
 	}
 	view := m.View()
 	for _, want := range []string{`"partialResults"`, "escalate_human", "Escalate to a human", "✓ Coordinator:", "get_customer", "✗ isError true (permission)"} {
@@ -251,16 +250,16 @@ func TestAgentsSubagentView(t *testing.T) {
 			t.Errorf("subagent view lacks %q:\n%s", want, view)
 		}
 	}
-	if s.coord.CoordinatorAction != rules.EscalateHuman {
-		t.Errorf("coordinator action %q", s.coord.CoordinatorAction)
+	if s.Coord().CoordinatorAction != rules.EscalateHuman {
+		t.Errorf("coordinator action %q", s.Coord().CoordinatorAction)
 	}
 	m, _ = uitest.Drive(m, uitest.Press("c"))
-	if agentsOf(t, m).mode != modeTimelines {
+	if agentsOf(t, m).Mode() != agents.ModeTimelines {
 		t.Error("c did not close the subagent view")
 	}
 
 	m = openAgents(t, cat, uitest.RefundWindowID, uitest.Size120, uitest.Press("c"))
-	if agentsOf(t, m).mode != modeTimelines {
+	if agentsOf(t, m).Mode() != agents.ModeTimelines {
 		t.Fatal("the subagent view opened on a process_refund scenario")
 	}
 	if line := uitest.LineWith(m.View(), "no subagent view"); !strings.Contains(line, "⚠") || !strings.Contains(line, "process_refund") {
@@ -268,105 +267,36 @@ func TestAgentsSubagentView(t *testing.T) {
 	}
 }
 
-// TestPropagationExercise scores the report (structured ✓, empty ✗ with
-// the no-suppression rule) and the coordinator's move.
-func TestPropagationExercise(t *testing.T) {
-	cat := uitest.Catalog(t)
-	m, _ := uitest.Drive(New(Options{Catalog: cat, ScenarioID: uitest.StoreDownID}), uitest.Size120, uitest.Press("e"))
-	if _, ok := m.(*App).top().(*scenarioScreen); !ok || !strings.Contains(m.View(), "make the call first") {
-		t.Fatalf("e before the call:\n%s", m.View())
-	}
-	m, _ = uitest.Drive(m, uitest.Press("enter"), uitest.Press("e"))
-	ex, ok := m.(*App).top().(*propagationScreen)
-	if !ok {
-		t.Fatalf("e did not open the exercise:\n%s", m.View())
-	}
-	key := func(k rules.ReportKind) string { return fmt.Sprint(slices.Index(rules.ReportKinds, k) + 1) }
-
-	m, _ = uitest.Drive(m, uitest.Press(key(rules.ReportEmpty)))
-	noSup := rules.Lookup(rules.RuleNoSuppression).Ref()
-	if ex.reportV == nil || ex.reportV.Grade.Correct() || ex.reportV.Rule.ID != rules.RuleNoSuppression {
-		t.Fatalf("empty success scored %+v", ex.reportV)
-	}
-	view := m.View()
-	if !strings.Contains(view, "✗ Not the best move: "+key(rules.ReportEmpty)) || !strings.Contains(view, noSup) {
-		t.Errorf("empty success: no ✗ verdict naming %q:\n%s", noSup, view)
-	}
-
-	m, _ = uitest.Drive(m, uitest.Press(key(rules.ReportStructured)))
-	if ex.reportV.Grade != rules.GradeBest || ex.focus != exCoordinator {
-		t.Fatalf("structured report scored %+v, focus %d", ex.reportV, ex.focus)
-	}
-	// The model answer is the engine's report; its verdict is above.
-	if ex.model == nil || !strings.Contains(ex.model.Subagent.FinalMessage, `"partialResults"`) {
-		t.Fatal("no model answer from agent.Delegate")
-	}
-	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 140, Height: 200})
-	view = m.View()
-	for _, want := range []string{"✓ Correct: " + key(rules.ReportStructured), rules.Lookup(rules.RuleReportUpward).Ref(), "Model answer:", `"attempted"`, "Step 2 of 2"} {
-		if !strings.Contains(view, want) {
-			t.Errorf("after step 1 the view lacks %q:\n%s", want, view)
-		}
-	}
-
-	want := rules.Score(rules.CoordinatorSituation(rules.Transient, 0), rules.EscalateHuman)
-	m, _ = uitest.Drive(m, uitest.Press(uitest.RetryKey()))
-	if ex.actionV == nil || ex.actionV.Grade.Correct() {
-		t.Fatalf("retry_same after the cap scored %+v", ex.actionV)
-	}
-	m, _ = uitest.Drive(m, uitest.Press(fmt.Sprint(slices.Index(rules.Actions, rules.EscalateHuman)+1)))
-	if ex.actionV.Grade != want.Grade || want.Grade != rules.GradeBest {
-		t.Fatalf("escalate_human scored %+v, want %+v", ex.actionV, want)
-	}
-	if !strings.Contains(m.View(), "✓ Correct: 4 Escalate to a human") {
-		t.Errorf("no ✓ for the coordinator's move:\n%s", m.View())
-	}
-}
-
-// TestExerciseOnlyOnSubagentScenarios: e does nothing on other scenarios
-// and is not in their help.
-func TestExerciseOnlyOnSubagentScenarios(t *testing.T) {
-	m := openTimeout(t, Options{}, uitest.Press("enter"), uitest.Press("e"))
-	if _, ok := m.(*App).top().(*scenarioScreen); !ok {
-		t.Fatal("e left a scenario that is not a subagent's")
-	}
-	if strings.Contains(m.View(), "e exercise") {
-		t.Error("e is offered on a scenario without a propagation exercise")
-	}
-}
-
 // TestAgentsAutoPlay plays with p through a fake clock: every step is
-// revealed in order, no real pause exceeds maxPause (6 s), and p pauses.
+// revealed in order, no real pause exceeds agents.MaxPause (6 s), and p pauses.
 func TestAgentsAutoPlay(t *testing.T) {
 	var pauses []time.Duration
-	orig := agentsTick
-	agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd {
+	defer agents.SetTick(func(owner *agents.Model, gen int, d time.Duration) tea.Cmd {
 		pauses = append(pauses, d)
-		return func() tea.Msg { return agentsTickMsg{owner: owner, gen: gen} }
-	}
-	defer func() { agentsTick = orig }()
+		return func() tea.Msg { return agents.TickMsg(owner, gen) }
+	})()
 
 	m := openAgents(t, uitest.Catalog(t), uitest.RefundWindowID, uitest.Size120, uitest.Press("+"), uitest.Press("+")) // 1× → 4×
 	s := agentsOf(t, m)
-	if got := agentSpeeds[s.speed]; got != 4 {
+	if got := s.Speed(); got != 4 {
 		t.Fatalf("speed %g after two +", got)
 	}
 	if !strings.Contains(m.View(), "speed 4×") {
 		t.Errorf("the speed is not shown:\n%s", m.View())
 	}
 	m, _ = uitest.Drive(m, uitest.Press("-"), uitest.Press("-"), uitest.Press("p")) // back to 1×
-	if !s.done() || s.playing {
-		t.Fatalf("auto-play stopped early: %d+%d shown, playing %v", s.sides[0].Shown(), s.sides[1].Shown(), s.playing)
+	if !s.Done() || s.Playing() {
+		t.Fatalf("auto-play stopped early: %d+%d shown, playing %v", s.Side(0).Shown(), s.Side(1).Shown(), s.Playing())
 	}
 	if len(pauses) == 0 {
 		t.Fatal("no ticks")
 	}
 	sawCap, saw4 := false, false
 	for _, d := range pauses {
-		if d > maxPause || d < minPause {
-			t.Errorf("pause %v outside [%v, %v]", d, minPause, maxPause)
+		if d > agents.MaxPause || d < agents.MinPause {
+			t.Errorf("pause %v outside [%v, %v]", d, agents.MinPause, agents.MaxPause)
 		}
-		sawCap = sawCap || d == maxPause
+		sawCap = sawCap || d == agents.MaxPause
 		saw4 = saw4 || (d > 3990*time.Millisecond && d <= 4*time.Second)
 	}
 	if !sawCap || !saw4 {
@@ -377,16 +307,16 @@ func TestAgentsAutoPlay(t *testing.T) {
 	}
 	// 0 restarts; p then p pauses (a stale tick is ignored).
 	m, _ = uitest.Drive(m, uitest.Press("0"))
-	if s.sides[0].Shown() != 0 || s.sides[1].Shown() != 0 {
+	if s.Side(0).Shown() != 0 || s.Side(1).Shown() != 0 {
 		t.Fatal("0 did not restart")
 	}
-	agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd { return nil }
+	agents.SetTick(func(owner *agents.Model, gen int, d time.Duration) tea.Cmd { return nil })
 	m, _ = uitest.Drive(m, uitest.Press("p"), uitest.Press("p"))
-	if s.playing {
+	if s.Playing() {
 		t.Error("p did not pause")
 	}
-	m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: s.gen - 1})
-	if s.sides[0].Shown()+s.sides[1].Shown() != 0 {
+	m, _ = uitest.Drive(m, agents.TickMsg(s, s.Gen()-1))
+	if s.Side(0).Shown()+s.Side(1).Shown() != 0 {
 		t.Error("a stale tick revealed a step")
 	}
 	_ = m
@@ -401,12 +331,10 @@ func TestSpeedChangeReschedules(t *testing.T) {
 		d   time.Duration
 	}
 	var ticks []tick
-	orig := agentsTick
-	agentsTick = func(owner *agentsScreen, gen int, d time.Duration) tea.Cmd {
+	defer agents.SetTick(func(owner *agents.Model, gen int, d time.Duration) tea.Cmd {
 		ticks = append(ticks, tick{gen, d})
 		return nil // the test delivers ticks itself
-	}
-	defer func() { agentsTick = orig }()
+	})()
 
 	m := openAgents(t, uitest.Catalog(t), uitest.RefundWindowID, uitest.Size120)
 	s := agentsOf(t, m)
@@ -415,34 +343,34 @@ func TestSpeedChangeReschedules(t *testing.T) {
 	}
 	// Play until the pending tick is the 16 s wait's (capped at 6 s).
 	m, _ = uitest.Drive(m, uitest.Press("p"))
-	for len(ticks) > 0 && ticks[len(ticks)-1].d != maxPause {
+	for len(ticks) > 0 && ticks[len(ticks)-1].d != agents.MaxPause {
 		last := ticks[len(ticks)-1]
-		m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: last.gen})
+		m, _ = uitest.Drive(m, agents.TickMsg(s, last.gen))
 		if len(ticks) > 40 {
 			t.Fatal("no capped wait")
 		}
 	}
 	pending := ticks[len(ticks)-1]
-	shown := s.sides[0].Shown() + s.sides[1].Shown()
+	shown := s.Side(0).Shown() + s.Side(1).Shown()
 	m, _ = uitest.Drive(m, uitest.Press("+"), uitest.Press("+"), uitest.Press("+")) // 10×
 	got := ticks[len(ticks)-1]
 	if got.gen == pending.gen || got.d >= pending.d {
 		t.Fatalf("+ did not reschedule the pending tick: %v then %v", pending, got)
 	}
-	m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: pending.gen})
-	if s.sides[0].Shown()+s.sides[1].Shown() != shown {
+	m, _ = uitest.Drive(m, agents.TickMsg(s, pending.gen))
+	if s.Side(0).Shown()+s.Side(1).Shown() != shown {
 		t.Error("the stale tick revealed a step")
 	}
-	m, _ = uitest.Drive(m, agentsTickMsg{owner: s, gen: s.gen})
-	if s.sides[0].Shown()+s.sides[1].Shown() != shown+1 {
+	m, _ = uitest.Drive(m, agents.TickMsg(s, s.Gen()))
+	if s.Side(0).Shown()+s.Side(1).Shown() != shown+1 {
 		t.Error("the rescheduled tick did not reveal the next step")
 	}
-	if st := m.(*App).c.Status().Text; !strings.HasPrefix(st, "speed 10× of virtual time") || strings.Contains(st, "shortened") {
+	if st := status(m); !strings.HasPrefix(st, "speed 10× of virtual time") || strings.Contains(st, "shortened") {
 		t.Errorf("at 10× no wait here is shortened; status %q", st)
 	}
 	// Paused half-way: no "playing" anywhere in the summary.
 	m, _ = uitest.Drive(m, uitest.Press("p"))
-	sum := agentsOf(t, m).summaryLines(100)
+	sum := agentsOf(t, m).SummaryLines(100)
 	if strings.Contains(sum, "playing") {
 		t.Errorf("the summary says playing while paused:\n%s", sum)
 	}
@@ -451,30 +379,10 @@ func TestSpeedChangeReschedules(t *testing.T) {
 	}
 }
 
-func TestPauseFor(t *testing.T) {
-	for _, c := range []struct {
-		gap, speed float64
-		want       time.Duration
-	}{
-		{16, 4, 4 * time.Second}, {16, 1, maxPause}, {4, 1, 4 * time.Second}, {4, 0.5, maxPause}, {2, 4, 500 * time.Millisecond},
-		{1, 1, time.Second}, {0, 1, minPause}, {0.2, 10, minPause}, {1, 0.5, 2 * time.Second},
-	} {
-		if got := pauseFor(c.gap, c.speed); got != c.want {
-			t.Errorf("pauseFor(%g, %g) = %v, want %v", c.gap, c.speed, got, c.want)
-		}
-	}
-	// 0.5× and 1× differ on the lessons' 1 s, 2 s, 4 s backoff.
-	for _, gap := range []float64{1, 2} {
-		if pauseFor(gap, 0.5) == pauseFor(gap, 1) {
-			t.Errorf("a %gs wait looks the same at 0.5× and 1×", gap)
-		}
-	}
-}
-
 // TestHomeOpensAgentsPicker: Agents is no longer "coming"; its picker
 // lists the series first and filters like the lab list.
 func TestHomeOpensAgentsPicker(t *testing.T) {
-	m := New(Options{Catalog: uitest.Catalog(t)})
+	m := ui.New(ui.Options{Catalog: uitest.Catalog(t)})
 	in := []tea.Msg{uitest.Size120}
 	for range agentsKeyIndex(t) {
 		in = append(in, uitest.Press("down"))
@@ -486,8 +394,8 @@ func TestHomeOpensAgentsPicker(t *testing.T) {
 	}
 	m, _ = uitest.Drive(m, uitest.Press("/"), uitest.Press("s"), uitest.Press("t"), uitest.Press("a"), uitest.Press("f"), uitest.Press("f"), uitest.Press("enter"), uitest.Press("enter"))
 	s := agentsOf(t, m)
-	if s.id != uitest.StaffID {
-		t.Errorf("the filter opened %s", s.id)
+	if s.ID() != uitest.StaffID {
+		t.Errorf("the filter opened %s", s.ID())
 	}
 	if !strings.Contains(m.View(), "Agents › "+uitest.StaffID) {
 		t.Errorf("crumb:\n%s", m.View())
@@ -498,15 +406,15 @@ func TestHomeOpensAgentsPicker(t *testing.T) {
 // back to it.
 func TestAgentsFromScenario(t *testing.T) {
 	m := openAgents(t, uitest.Catalog(t), uitest.TimeoutID, uitest.Size120)
-	if s := agentsOf(t, m); s.id != uitest.TimeoutID || !s.fromScenario {
-		t.Fatalf("opened %s", s.id)
+	if s := agentsOf(t, m); s.ID() != uitest.TimeoutID || !s.FromScenario() {
+		t.Fatalf("opened %s", s.ID())
 	}
 	if !strings.Contains(m.View(), uitest.TimeoutID+" › Agents") {
 		t.Errorf("crumb:\n%s", m.View())
 	}
 	m, _ = uitest.Drive(m, uitest.Press("esc"))
-	if _, ok := m.(*App).top().(*scenarioScreen); !ok {
-		t.Error("esc did not go back to the scenario")
+	if top := m.(*ui.App).Top(); top.Crumb() != uitest.TimeoutID {
+		t.Errorf("esc did not go back to the scenario: the top screen is %T %q", top, top.Crumb())
 	}
 }
 
@@ -519,7 +427,7 @@ func TestAgentsRunsMatchEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := agentsOf(t, openAgents(t, cat, uitest.RefundWindowID, uitest.Size120))
-	got := s.runs[sideNaive]
+	got := s.Run(agents.SideNaive)
 	if got.Calls != want.Calls || got.Verdict != want.Verdict || len(got.Steps) != len(want.Steps) {
 		t.Errorf("screen run %d calls %q, engine %d calls %q", got.Calls, got.Verdict, want.Calls, want.Verdict)
 	}
@@ -547,7 +455,7 @@ func TestEveryScenarioAgents(t *testing.T) {
 						}
 					}
 				}
-				if st := m.(*App).c.Status(); st.Kind == common.StatusError {
+				if st := m.(*ui.App).Status(); st.Kind == common.StatusError {
 					t.Fatalf("%s: error status: %s", what, st.Text)
 				}
 			}
@@ -555,20 +463,21 @@ func TestEveryScenarioAgents(t *testing.T) {
 			check("steps")
 			m, _ = uitest.Drive(m, uitest.Press("G"), uitest.Press("g"), uitest.Press("enter"))
 			check("expanded")
-			if agentsOf(t, m).mode != modeExpanded {
-				t.Fatalf("the first step is not an expandable call: %s", m.(*App).c.Status().Text)
+			if agentsOf(t, m).Mode() != agents.ModeExpanded {
+				t.Fatalf("the first step is not an expandable call: %s", status(m))
 			}
 			m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("tab"), uitest.Press("tab"), uitest.Press("pgdown"))
 			check("summary")
 			s := agentsOf(t, m)
-			for i, r := range s.runs {
+			for i := range 2 {
+				r := s.Run(i)
 				if r.Verdict == "" || r.FinalMessage == "" {
 					t.Errorf("side %d: no verdict or final message", i)
 				}
 			}
 			m, _ = uitest.Drive(m, uitest.Press("c"))
 			_, derr := sc.Delegation()
-			if got := agentsOf(t, m).mode == modeSubagent; got != (derr == nil) {
+			if got := agentsOf(t, m).Mode() == agents.ModeSubagent; got != (derr == nil) {
 				t.Fatalf("subagent view open %v, delegation error %v", got, derr)
 			}
 			check("subagent")
@@ -578,8 +487,135 @@ func TestEveryScenarioAgents(t *testing.T) {
 
 // TestAgentsPickerEmptyCatalog: the picker of an empty lab warns.
 func TestAgentsPickerEmptyCatalog(t *testing.T) {
-	m, _ := uitest.Drive(New(Options{}), append(append([]tea.Msg{uitest.Size120}, toAgents(t)...), uitest.Press("enter"))...)
+	m, _ := uitest.Drive(ui.New(ui.Options{}), append(append([]tea.Msg{uitest.Size120}, toAgents(t)...), uitest.Press("enter"))...)
 	if v := m.View(); !strings.Contains(v, "no scenarios are loaded") {
 		t.Errorf("no warning in an empty picker:\n%s", v)
+	}
+}
+
+// TestAgentsFollowTheScenarioRevision: a on a scenario screen under
+// 2025-06-18 plays the agents under 2025-06-18 (the schema break is a
+// -32602 there), says so in the header and names exports with it; from
+// the picker the scenario's own revision plays; r on the agents screen
+// plays again under the next revision.
+func TestAgentsFollowTheScenarioRevision(t *testing.T) {
+	cat := uitest.Catalog(t)
+	dir := t.TempDir()
+	keys := append(uitest.RevKeys(t, uitest.ArgsSchemaID, rules.Rev20250618), uitest.Press("a"))
+	m, _ := uitest.Drive(ui.New(ui.Options{Catalog: cat, ScenarioID: uitest.ArgsSchemaID, ExportDir: dir}), append([]tea.Msg{uitest.Size120}, keys...)...)
+	s := agentsOf(t, m)
+	if s.Rev() != rules.Rev20250618 || !s.Loaded() {
+		t.Fatalf("agents rev %q loaded %v", s.Rev(), s.Loaded())
+	}
+	if line := uitest.LineWith(m.View(), "r spec"); !strings.Contains(line, "r spec 2025-06-18") {
+		t.Errorf("the header does not say spec 2025-06-18: %q", line)
+	}
+	first := s.Run(agents.SideInformed).Steps[0]
+	if first.Exchange == nil || first.Exchange.Revision != rules.Rev20250618 || first.Protocol != -32602 {
+		t.Fatalf("the informed agent's call was not made under 2025-06-18: %+v", first)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("G"), uitest.Press("tab"), uitest.Press("g"), uitest.Press("enter"), uitest.Press("w"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*-2025-06-18.json"))
+	if len(files) != 1 {
+		t.Errorf("export not named with the revision: %v; status %q", files, status(m))
+	}
+
+	// r plays again under the next revision, from t=0.
+	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("r"))
+	s = agentsOf(t, m)
+	if s.Rev() != rules.Rev20251125 || !s.Loaded() || s.Side(0).Shown() != 0 {
+		t.Fatalf("r: rev %q loaded %v shown %d", s.Rev(), s.Loaded(), s.Side(0).Shown())
+	}
+	if ex := s.Run(agents.SideInformed).Steps[0]; ex.Exchange.Revision != rules.Rev20251125 || ex.Protocol != 0 {
+		t.Errorf("after r the call is not under 2025-11-25: protocol %d", ex.Protocol)
+	}
+	if line := uitest.LineWith(m.View(), "r spec"); !strings.Contains(line, "r spec 2025-11-25") {
+		t.Errorf("header after r: %q", line)
+	}
+
+	// From the picker: the scenario's own revision.
+	sc, _ := cat.Get(uitest.ArgsSchemaID)
+	p := openAgents(t, cat, scenarios.Afternoon.ID, uitest.Size120)
+	if got := agentsOf(t, p).Rev(); got != sc.Revision() {
+		t.Errorf("the series plays under %q", got)
+	}
+	m2, _ := uitest.Drive(ui.New(ui.Options{Catalog: cat}), append(append([]tea.Msg{uitest.Size120}, toAgents(t)...), uitest.Press("/"), uitest.Press("s"), uitest.Press("c"), uitest.Press("h"), uitest.Press("e"), uitest.Press("m"), uitest.Press("a"), uitest.Press("enter"), uitest.Press("enter"))...)
+	if s := agentsOf(t, m2); s.ID() != uitest.ArgsSchemaID || s.Rev() != sc.Revision() {
+		t.Errorf("from the picker: %s under %q, want %s under %s", s.ID(), s.Rev(), uitest.ArgsSchemaID, sc.Revision())
+	}
+}
+
+// TestAgentsRowsAreShared: stacked at 80x24 and 60x20, neither timeline
+// is cut to one line while the other shows blank rows, and the summary
+// keeps its two verdict rows, at every step of a run.
+func TestAgentsRowsAreShared(t *testing.T) {
+	for _, id := range []string{uitest.RefundWindowID, uitest.TimeoutID, uitest.StaffID} {
+		for _, sz := range []tea.WindowSizeMsg{{Width: 80, Height: 24}, {Width: 60, Height: 20}} {
+			m := openAgents(t, uitest.Catalog(t), id, sz)
+			s := agentsOf(t, m)
+			for step := 0; ; step++ {
+				var inner, content [2]int
+				for i := range 2 {
+					tl := s.Side(i)
+					_, inner[i] = tl.Pane().Inner()
+					content[i] = tl.Pane().Viewport().TotalLineCount()
+				}
+				for i := range 2 {
+					j := 1 - i
+					if inner[i] < content[i] && inner[i] <= 1 && inner[j] > content[j] {
+						t.Fatalf("%s %dx%d step %d: side %d shows %d of %d lines while side %d has %d rows for %d lines\n%s",
+							id, sz.Width, sz.Height, step, i, inner[i], content[i], j, inner[j], content[j], m.View())
+					}
+					if inner[i] < content[i] && inner[j] > content[j]+1 {
+						t.Errorf("%s %dx%d step %d: side %d cut (%d of %d) while side %d has %d blank rows",
+							id, sz.Width, sz.Height, step, i, inner[i], content[i], j, inner[j]-content[j])
+					}
+				}
+				if _, ih := s.Summary().Inner(); ih < 2 {
+					t.Errorf("%s %dx%d step %d: the summary has %d rows", id, sz.Width, sz.Height, step, ih)
+				}
+				if s.Done() {
+					break
+				}
+				m, _ = uitest.Drive(m, uitest.Press(" "))
+			}
+			if n := len(strings.Split(m.View(), "\n")); n > sz.Height {
+				t.Errorf("%dx%d: %d lines", sz.Width, sz.Height, n)
+			}
+		}
+	}
+}
+
+// Item 6: the series has no subagent view, so its help does not offer c;
+// a long situation is shown whole when the header has room, and at the
+// end of the summary when it has not.
+func TestAgentsHelpAndSituation(t *testing.T) {
+	cat := uitest.Catalog(t)
+	m := openAgents(t, cat, scenarios.Afternoon.ID, uitest.Size120)
+	if strings.Contains(m.View(), "c subagent") {
+		t.Errorf("the series advertises c:\n%s", m.View())
+	}
+	for _, b := range agentsOf(t, m).ShortHelp() {
+		if b.Enabled() && b.Help().Key == "c" {
+			t.Error("c is in the short help")
+		}
+	}
+	const id = "subagent-order-store-down"
+	sc, ok := cat.Get(id)
+	if !ok {
+		t.Skip("no " + id)
+	}
+	sit := strings.Join(strings.Fields(sc.Situation), " ")
+	m = openAgents(t, cat, id, uitest.Size120)
+	if !strings.Contains(uitest.Flat(m.View()), uitest.Flat(sit)) {
+		t.Errorf("the situation is not whole at 120x40:\n%s", m.View())
+	}
+	if !strings.Contains(m.View(), "c subagent") {
+		t.Errorf("a subagent scenario lost c:\n%s", m.View())
+	}
+	m = openAgents(t, cat, id, tea.WindowSizeMsg{Width: 80, Height: 24})
+	a := agentsOf(t, m)
+	if !a.SitCut() || !strings.Contains(uitest.Flat(a.SummaryLines(77)), uitest.Flat("Situation: "+sit)) {
+		t.Errorf("at 80x24 the situation is not in the summary:\n%s", a.SummaryLines(77))
 	}
 }

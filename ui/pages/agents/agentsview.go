@@ -1,4 +1,4 @@
-package ui
+package agents
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ import (
 // which only joins the cached pieces.
 
 // decisionLines renders what the coordinator did with the report.
-func (m *agentsScreen) decisionLines(w int) []string {
+func (m *Model) decisionLines(w int) []string {
 	st := m.c.Styles
 	cr := m.coord
 	var out []string
@@ -41,7 +41,7 @@ func (m *agentsScreen) decisionLines(w int) []string {
 
 // refreshTitles sets the timelines' titles: the agent, the style it met
 // and its running virtual clock.
-func (m *agentsScreen) refreshTitles() {
+func (m *Model) refreshTitles() {
 	names := [2]string{"Naive agent", "Informed agent"}
 	for i, t := range m.sides {
 		title := names[i]
@@ -67,7 +67,7 @@ func (m *agentsScreen) refreshTitles() {
 }
 
 // refreshSummary rebuilds the summary for what is shown so far.
-func (m *agentsScreen) refreshSummary() {
+func (m *Model) refreshSummary() {
 	m.summary.SetBuild(m.summary.Title(), "", m.summaryLines)
 }
 
@@ -75,7 +75,7 @@ func (m *agentsScreen) refreshSummary() {
 // verdicts (a verdict shows once its run is fully revealed), the per
 // scenario verdicts of a series, and what each agent told the customer
 // and why.
-func (m *agentsScreen) summaryLines(w int) string {
+func (m *Model) summaryLines(w int) string {
 	body := m.summaryBody(w)
 	if m.sitCut && m.situation != "" {
 		// The header has no room for the whole situation: it is here,
@@ -86,7 +86,7 @@ func (m *agentsScreen) summaryLines(w int) string {
 }
 
 // summaryBody is the summary without the situation.
-func (m *agentsScreen) summaryBody(w int) string {
+func (m *Model) summaryBody(w int) string {
 	st := m.c.Styles
 	if m.runs[0] == nil || m.runs[1] == nil {
 		return st.Muted.Render("The comparison appears here as the runs play.")
@@ -161,7 +161,7 @@ func (m *agentsScreen) summaryBody(w int) string {
 }
 
 // compareLine says in words how the two runs differ.
-func (m *agentsScreen) compareLine(w int) []string {
+func (m *Model) compareLine(w int) []string {
 	st := m.c.Styles
 	n, i := m.runs[sideNaive], m.runs[sideInformed]
 	var text string
@@ -185,7 +185,7 @@ func pluralWord(n int, word string) string {
 
 // partRows is the per-scenario table of a series: each agent's verdict
 // and calls on each task, shown as each part is revealed.
-func (m *agentsScreen) partRows(w int) []string {
+func (m *Model) partRows(w int) []string {
 	st := m.c.Styles
 	nParts := min(len(m.runs[0].Parts), len(m.runs[1].Parts))
 	idW := len("Per scenario")
@@ -217,7 +217,7 @@ func (m *agentsScreen) partRows(w int) []string {
 }
 
 // partDone reports whether part j of side i is fully revealed.
-func (m *agentsScreen) partDone(i, j int) bool {
+func (m *Model) partDone(i, j int) bool {
 	end := 0
 	for k := 0; k <= j && k < len(m.runs[i].Parts); k++ {
 		end += len(m.runs[i].Parts[k].Steps)
@@ -227,7 +227,7 @@ func (m *agentsScreen) partDone(i, j int) bool {
 
 // toldLines is what agent i told the customer and why, once its run (or
 // a series part) is fully revealed.
-func (m *agentsScreen) toldLines(i, w int) []string {
+func (m *Model) toldLines(i, w int) []string {
 	st := m.c.Styles
 	r := m.runs[i]
 	names := [2]string{"Naive", "Informed"}
@@ -258,7 +258,7 @@ func (m *agentsScreen) toldLines(i, w int) []string {
 
 // layout sizes the header and the panes of the current mode. It runs in
 // Update and SetSize; View only joins the cached pieces.
-func (m *agentsScreen) layout() {
+func (m *Model) layout() {
 	w, h := m.w, m.h
 	m.stacked = w < common.SideBySideMin
 	cut := m.sitCut
@@ -305,7 +305,7 @@ func (m *agentsScreen) layout() {
 // another shows blank rows. The summary always keeps its two verdict
 // rows (half the rows when focused); rows nobody needs go to the
 // timelines.
-func (m *agentsScreen) layoutTimelines(w, rest int) {
+func (m *Model) layoutTimelines(w, rest int) {
 	iw := max(w-3, 1)
 	sumFull := m.summaryWant(iw)
 	sumWant, sumMin := sumFull, min(4, sumFull)
@@ -386,14 +386,14 @@ func shareRows(total int, mins, wants, order []int) ([]int, int) {
 }
 
 // summaryWant is the summary pane's height with all of its content.
-func (m *agentsScreen) summaryWant(iw int) int {
+func (m *Model) summaryWant(iw int) int {
 	// The situation at its end is there to scroll to, not to size by.
 	return strings.Count(m.summaryBody(iw), "\n") + 1 + 2
 }
 
 // layoutPair sizes two panes side by side, or stacked with the focused
 // one (index f) taller.
-func (m *agentsScreen) layoutPair(a, b *pane.Model, f, w, h int) {
+func (m *Model) layoutPair(a, b *pane.Model, f, w, h int) {
 	h = max(h, 0)
 	if !m.stacked {
 		a.SetSize(w/2, h)
@@ -414,7 +414,7 @@ func (m *agentsScreen) layoutPair(a, b *pane.Model, f, w, h int) {
 
 // headerLines is the title, the situation (when there is room) and the
 // playback controls.
-func (m *agentsScreen) headerLines(w, h int) []string {
+func (m *Model) headerLines(w, h int) []string {
 	if w <= 0 {
 		return nil
 	}
@@ -513,7 +513,7 @@ func (m *agentsScreen) headerLines(w, h int) []string {
 }
 
 // View joins the cached header and panes.
-func (m *agentsScreen) View() string {
+func (m *Model) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
