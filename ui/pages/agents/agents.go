@@ -276,6 +276,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		cmd = m.handleKey(msg)
+	case tea.MouseMsg:
+		if !m.mouse(msg) {
+			return m, nil
+		}
 	case agentsLoadedMsg:
 		if msg.owner != m || msg.load != m.load {
 			return m, nil

@@ -147,6 +147,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		m.handleKey(msg)
+	case tea.MouseMsg:
+		// The page has one scrollable area: the wheel scrolls it wherever
+		// the pointer is, and lets go of the part held in view.
+		if !m.pane.Wheel(msg) {
+			return m, nil
+		}
+		m.scrollTo, m.toHead = -1, -1
 	case modelReportMsg:
 		if msg.owner != m {
 			return m, nil
