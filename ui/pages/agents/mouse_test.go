@@ -1,7 +1,6 @@
 package agents_test
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -12,33 +11,12 @@ import (
 	"github.com/errorlab/errorlab/ui/pages/agents"
 )
 
-// mousePress is a press of button at a cell of the terminal; the App
-// hands it to the page relative to the page's area (below the header).
-func mousePress(x, y int, b tea.MouseButton) tea.MouseMsg {
-	return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: b}
-}
-
-// rowOf is the terminal row of the first line of view holding s.
-func rowOf(t *testing.T, view, s string) int {
-	t.Helper()
-	for i, l := range strings.Split(view, "\n") {
-		if strings.Contains(l, s) {
-			return i
-		}
-	}
-	t.Fatalf("no line holds %q:\n%s", s, view)
-	return -1
-}
-
-// scrollPos matches the scroll position a pane draws in its bottom border.
-var scrollPos = regexp.MustCompile(`[↑↓↕] \d+-\d+/\d+`)
-
 // positionsBelow is the scroll positions on the first line below row
 // that has any, left to right.
 func positionsBelow(view string, row int) []string {
 	lines := strings.Split(view, "\n")
 	for _, l := range lines[min(row+1, len(lines)):] {
-		if p := scrollPos.FindAllString(l, -1); len(p) > 0 {
+		if p := uitest.ScrollPos.FindAllString(l, -1); len(p) > 0 {
 			return p
 		}
 	}
@@ -51,13 +29,13 @@ func positionsBelow(view string, row int) []string {
 func TestAgentsMouseTimelines(t *testing.T) {
 	m := openAgents(t, uitest.AfternoonCatalog(t), scenarios.Afternoon.ID, uitest.Size120, uitest.Press("G"))
 	view := m.View()
-	top := rowOf(t, view, "▸ Naive agent")
+	top := uitest.RowOf(t, view, "▸ Naive agent")
 	before := positionsBelow(view, top)
 	if len(before) != 2 || !strings.HasPrefix(before[0], "↑") {
 		t.Fatalf("both timelines should overflow, at their end: %q\n%s", before, view)
 	}
 	inside := top + 3
-	m, _ = uitest.Drive(m, mousePress(10, inside, tea.MouseButtonWheelUp))
+	m, _ = uitest.Drive(m, uitest.MousePress(10, inside, tea.MouseButtonWheelUp))
 	view = m.View()
 	after := positionsBelow(view, top)
 	if len(after) != 2 || after[0] == before[0] || !strings.HasPrefix(after[0], "↕") || after[1] != before[1] {
@@ -66,14 +44,14 @@ func TestAgentsMouseTimelines(t *testing.T) {
 	if !strings.Contains(view, "▸ Naive agent") {
 		t.Errorf("the wheel moved the focus:\n%s", view)
 	}
-	m, _ = uitest.Drive(m, mousePress(90, inside, tea.MouseButtonWheelUp), mousePress(90, inside, tea.MouseButtonWheelUp))
+	m, _ = uitest.Drive(m, uitest.MousePress(90, inside, tea.MouseButtonWheelUp), uitest.MousePress(90, inside, tea.MouseButtonWheelUp))
 	view = m.View()
 	if got := positionsBelow(view, top); got[0] != after[0] || got[1] == before[1] {
 		t.Errorf("the wheel over the informed timeline: positions %q, were %q", got, after)
 	}
 
 	// A click focuses the informed side, then the summary.
-	m, _ = uitest.Drive(m, mousePress(90, inside, tea.MouseButtonLeft))
+	m, _ = uitest.Drive(m, uitest.MousePress(90, inside, tea.MouseButtonLeft))
 	view = m.View()
 	if !strings.Contains(view, "▸ Informed agent") || strings.Contains(view, "▸ Naive agent") {
 		t.Fatalf("a click on the informed timeline did not focus it:\n%s", view)
@@ -81,8 +59,8 @@ func TestAgentsMouseTimelines(t *testing.T) {
 	if s := agentsOf(t, m); s.Side(agents.SideNaive).Focused() || !s.Side(agents.SideInformed).Focused() {
 		t.Error("the timelines' focus does not follow the click")
 	}
-	sum := rowOf(t, view, "Summary")
-	m, _ = uitest.Drive(m, mousePress(5, sum+1, tea.MouseButtonLeft))
+	sum := uitest.RowOf(t, view, "Summary")
+	m, _ = uitest.Drive(m, uitest.MousePress(5, sum+1, tea.MouseButtonLeft))
 	if view = m.View(); !strings.Contains(view, "▸ Summary") || strings.Contains(view, "▸ Informed agent") {
 		t.Fatalf("a click on the summary did not focus it:\n%s", view)
 	}
@@ -102,18 +80,18 @@ func TestAgentsMouseExpanded(t *testing.T) {
 		t.Fatalf("not expanded: %s", status(m))
 	}
 	view := m.View()
-	req := rowOf(t, view, "Request · ")
-	m, _ = uitest.Drive(m, mousePress(5, req+1, tea.MouseButtonLeft))
+	req := uitest.RowOf(t, view, "Request · ")
+	m, _ = uitest.Drive(m, uitest.MousePress(5, req+1, tea.MouseButtonLeft))
 	view = m.View()
 	if !strings.Contains(view, "▸ Request · ") || strings.Contains(view, "▸ Response · ") {
 		t.Fatalf("a click on the request did not focus it:\n%s", view)
 	}
-	resp := rowOf(t, view, "Response · ")
+	resp := uitest.RowOf(t, view, "Response · ")
 	before := positionsBelow(view, resp)
 	if len(before) != 1 || !strings.HasPrefix(before[0], "↓") {
 		t.Fatalf("the response should overflow, at its top: %q\n%s", before, view)
 	}
-	m, _ = uitest.Drive(m, mousePress(5, resp+1, tea.MouseButtonWheelDown))
+	m, _ = uitest.Drive(m, uitest.MousePress(5, resp+1, tea.MouseButtonWheelDown))
 	if got := positionsBelow(m.View(), resp); len(got) != 1 || got[0] == before[0] {
 		t.Errorf("the wheel over the response: %q, was %q\n%s", got, before, m.View())
 	}
@@ -127,19 +105,19 @@ func TestAgentsMouseExpanded(t *testing.T) {
 func TestAgentsMouseSubagent(t *testing.T) {
 	m := openAgents(t, uitest.Catalog(t), uitest.StaffID, uitest.Size120, uitest.Press("c"))
 	view := m.View()
-	rep := rowOf(t, view, "The one report it sent")
-	m, _ = uitest.Drive(m, mousePress(100, rep+1, tea.MouseButtonLeft))
+	rep := uitest.RowOf(t, view, "The one report it sent")
+	m, _ = uitest.Drive(m, uitest.MousePress(100, rep+1, tea.MouseButtonLeft))
 	view = m.View()
 	if !strings.Contains(view, "▸ The one report it sent") || strings.Contains(view, "▸ Subagent ·") {
 		t.Fatalf("a click on the report did not focus it:\n%s", view)
 	}
-	dec := rowOf(t, view, "The coordinator's decision")
-	m, _ = uitest.Drive(m, mousePress(5, dec+1, tea.MouseButtonLeft))
+	dec := uitest.RowOf(t, view, "The coordinator's decision")
+	m, _ = uitest.Drive(m, uitest.MousePress(5, dec+1, tea.MouseButtonLeft))
 	if view = m.View(); !strings.Contains(view, "▸ The coordinator's decision") || strings.Contains(view, "▸ The one report") {
 		t.Fatalf("a click on the decision did not focus it:\n%s", view)
 	}
 	// A click on the header or a release does nothing.
-	m, _ = uitest.Drive(m, mousePress(5, 1, tea.MouseButtonLeft), tea.MouseMsg{X: 5, Y: rep + 1, Action: tea.MouseActionRelease, Button: tea.MouseButtonLeft})
+	m, _ = uitest.Drive(m, uitest.MousePress(5, 1, tea.MouseButtonLeft), tea.MouseMsg{X: 5, Y: rep + 1, Action: tea.MouseActionRelease, Button: tea.MouseButtonLeft})
 	if !strings.Contains(m.View(), "▸ The coordinator's decision") {
 		t.Errorf("the focus moved:\n%s", m.View())
 	}

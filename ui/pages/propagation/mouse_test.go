@@ -2,7 +2,6 @@ package propagation_test
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"testing"
 
@@ -13,9 +12,6 @@ import (
 	"github.com/errorlab/errorlab/ui/internal/uitest"
 	"github.com/errorlab/errorlab/ui/pages/propagation"
 )
-
-// scrollPos matches the scroll position a pane draws in its bottom border.
-var scrollPos = regexp.MustCompile(`[↑↓↕] \d+-\d+/\d+`)
 
 // TestExerciseWheel: the wheel scrolls the exercise (from anywhere on the
 // page), and once scrolled a resize keeps the place instead of jumping
@@ -28,7 +24,7 @@ func TestExerciseWheel(t *testing.T) {
 		t.Fatalf("e did not open the exercise:\n%s", m.View())
 	}
 	key := func(k rules.ReportKind) string { return fmt.Sprint(slices.Index(rules.ReportKinds, k) + 1) }
-	pos := func() string { return scrollPos.FindString(m.View()) }
+	pos := func() string { return uitest.ScrollPos.FindString(m.View()) }
 	// A wrong report: its verdict is brought into view and held there.
 	m, _ = uitest.Drive(m, uitest.Press(key(rules.ReportEmpty)))
 	held := ex.Pane().Viewport().YOffset
