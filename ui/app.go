@@ -29,6 +29,7 @@ import (
 	"github.com/errorlab/errorlab/ui/pages/lablist"
 	"github.com/errorlab/errorlab/ui/pages/propagation"
 	quizpage "github.com/errorlab/errorlab/ui/pages/quiz"
+	"github.com/errorlab/errorlab/ui/pages/reference"
 	"github.com/errorlab/errorlab/ui/pages/scenario"
 	"github.com/errorlab/errorlab/ui/styles"
 )
@@ -171,7 +172,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.NavMsg:
 		cmd = a.nav(msg)
 	case common.OpenReferenceMsg:
-		cmd = a.push(newReference(a.c))
+		cmd = a.push(reference.New(a.c, msg.Section))
 	case common.OpenScenarioMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {

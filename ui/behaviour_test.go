@@ -319,6 +319,15 @@ func TestGFromAVerdictOpensTheReference(t *testing.T) {
 	if line := uitest.LineWith(m.View(), "errorlab"); !strings.Contains(line, uitest.TimeoutID+" › Reference") {
 		t.Errorf("the breadcrumb does not say Reference: %q", line)
 	}
+	// It opens at the rule's section: §2 heads the page and the footer
+	// names it.
+	lines := strings.Split(m.View(), "\n")
+	if !strings.Contains(lines[1], "§2") {
+		t.Errorf("the Reference did not open at §2; its first line is %q", lines[1])
+	}
+	if foot := uitest.LineWith(m.View(), "── §"); !strings.Contains(foot, "── §2 ") {
+		t.Errorf("the footer does not name §2: %q", foot)
+	}
 	m, _ = uitest.Drive(m, uitest.Press("esc"))
 	if !strings.Contains(scenarioOf(t, m).View(), "✓ Correct") {
 		t.Errorf("esc from the Reference did not return to the verdict:\n%s", m.View())

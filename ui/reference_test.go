@@ -11,6 +11,7 @@ import (
 	"github.com/errorlab/errorlab/assets"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
+	"github.com/errorlab/errorlab/ui/pages/reference"
 	"github.com/errorlab/errorlab/ui/styles"
 )
 
@@ -22,7 +23,7 @@ func buildReference(st *styles.Styles, w int) (string, []int, []string) {
 	if err != nil {
 		panic(err)
 	}
-	return referencePage(referenceDoc(nil, st, ref), w)
+	return reference.Render(nil, st, ref, w)
 }
 
 // A catalogue loaded from --content DIR with a reference/ folder carries

@@ -1,4 +1,9 @@
-package ui
+// Package reference is the rules Reference screen: the Reference's
+// Markdown sections §1 to §9 (assets/reference, or --content
+// DIR/reference) drawn at the terminal's width by the markdown component,
+// then every rule the lab cites, from sim/rules. It can open at a section
+// (g from a verdict).
+package reference
 
 import (
 	"fmt"
@@ -17,11 +22,8 @@ import (
 	"github.com/errorlab/errorlab/ui/styles"
 )
 
-// reference is the lesson rules in one scrollable page: the Reference's
-// Markdown sections §1 to §9 (assets/reference, or --content DIR/reference)
-// drawn by the markdown component, then every rule the lab cites, from
-// sim/rules.
-type reference struct {
+// Model is the lesson rules in one scrollable page.
+type Model struct {
 	c            *common.Common
 	doc          *markdown.Renderer
 	vp           viewport.Model
@@ -29,26 +31,50 @@ type reference struct {
 	builtW       int
 	sections     []int // line of each section heading
 	sectionNames []string
-	next         key.Binding
-	prev         key.Binding
+	keys         KeyMap
+	// want is the section to show once the page is drawn ("§4"), "" for
+	// none: the page is drawn at its first size.
+	want string
 }
 
-func newReference(c *common.Common) *reference {
-	vp := viewport.New(0, 0)
-	vp.KeyMap = viewport.KeyMap{}
-	return &reference{
-		c: c, vp: vp, builtW: -1,
-		doc:  referenceDoc(c.R, c.Styles, referenceContent(c)),
-		next: key.NewBinding(key.WithKeys("tab", "]"), key.WithHelp("tab", "next section")),
-		prev: key.NewBinding(key.WithKeys("shift+tab", "["), key.WithHelp("shift+tab", "previous section")),
+// KeyMap is the Reference's own keys; scrolling is the session's
+// navigation keys.
+type KeyMap struct {
+	Next key.Binding
+	Prev key.Binding
+}
+
+// DefaultKeyMap returns tab/] and shift+tab/[ to move between sections.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Next: key.NewBinding(key.WithKeys("tab", "]"), key.WithHelp("tab", "next section")),
+		Prev: key.NewBinding(key.WithKeys("shift+tab", "["), key.WithHelp("shift+tab", "previous section")),
 	}
 }
 
-func (m *reference) Init() tea.Cmd { return nil }
+// New returns the Reference of c's session (the catalogue's, else the
+// embedded one), opened at section ("§4", or "" for the top; a section
+// that is not there opens the top).
+func New(c *common.Common, section string) *Model {
+	vp := viewport.New(0, 0)
+	vp.KeyMap = viewport.KeyMap{}
+	return &Model{
+		c: c, vp: vp, builtW: -1,
+		doc:  referenceDoc(c.R, c.Styles, referenceContent(c)),
+		keys: DefaultKeyMap(),
+		want: section,
+	}
+}
 
-func (m *reference) Crumb() string { return "Reference" }
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd { return nil }
 
-func (m *reference) SetSize(w, h int) {
+// Crumb implements common.Screen.
+func (m *Model) Crumb() string { return "Reference" }
+
+// SetSize implements common.Screen; the page is drawn again only when
+// the width changes.
+func (m *Model) SetSize(w, h int) {
 	m.w, m.h = max(w, 0), max(h, 0)
 	m.vp.Width, m.vp.Height = m.w, max(m.h-1, 0)
 	if m.builtW != m.w {
@@ -56,20 +82,48 @@ func (m *reference) SetSize(w, h int) {
 		m.vp.SetContent(content)
 		m.sections, m.sectionNames = sections, names
 		m.builtW = m.w
+		if m.want != "" && m.w > 0 {
+			for i, n := range names {
+				if n == m.want || strings.HasPrefix(n, m.want+" ") {
+					m.vp.SetYOffset(sections[i])
+				}
+			}
+			m.want = ""
+		}
 	}
 	m.vp.SetYOffset(m.vp.YOffset)
 }
 
-func (m *reference) ShortHelp() []key.Binding {
-	return []key.Binding{m.c.Nav.Down, m.c.Nav.Up, m.c.Nav.PageDown, m.next}
+// Section is the name of the section in view ("§4 Empty or failed"), or
+// "Reference" above the first.
+func (m *Model) Section() string {
+	sec := "Reference"
+	for i, l := range m.sections {
+		if l <= m.vp.YOffset && i < len(m.sectionNames) {
+			sec = m.sectionNames[i]
+		}
+	}
+	return sec
 }
 
-func (m *reference) FullHelp() [][]key.Binding {
+// ShortHelp implements help.KeyMap.
+func (m *Model) ShortHelp() []key.Binding {
+	return []key.Binding{m.c.Nav.Down, m.c.Nav.Up, m.c.Nav.PageDown, m.keys.Next}
+}
+
+// FullHelp implements help.KeyMap.
+func (m *Model) FullHelp() [][]key.Binding {
 	n := m.c.Nav
-	return [][]key.Binding{{n.Up, n.Down, n.PageUp, n.PageDown}, {n.Top, n.Bottom, m.next, m.prev}}
+	return [][]key.Binding{{n.Up, n.Down, n.PageUp, n.PageDown}, {n.Top, n.Bottom, m.keys.Next, m.keys.Prev}}
 }
 
-func (m *reference) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update implements tea.Model: the navigation keys scroll, tab and
+// shift+tab move between sections, the mouse wheel scrolls.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if e, ok := msg.(tea.MouseMsg); ok {
+		pane.WheelViewport(&m.vp, e)
+		return m, nil
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
@@ -78,14 +132,14 @@ func (m *reference) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	switch {
-	case key.Matches(k, m.next):
+	case key.Matches(k, m.keys.Next):
 		for _, l := range m.sections {
 			if l > m.vp.YOffset {
 				m.vp.SetYOffset(l)
 				break
 			}
 		}
-	case key.Matches(k, m.prev):
+	case key.Matches(k, m.keys.Prev):
 		target := 0
 		for _, l := range m.sections {
 			if l < m.vp.YOffset {
@@ -97,7 +151,8 @@ func (m *reference) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *reference) View() string {
+// View implements tea.Model.
+func (m *Model) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
@@ -108,18 +163,12 @@ func (m *reference) View() string {
 }
 
 // footer names the section in view and the scroll position.
-func (m *reference) footer() string {
+func (m *Model) footer() string {
 	st := m.c.Styles
 	total := m.vp.TotalLineCount()
 	last := min(m.vp.YOffset+m.vp.Height, total)
 	pos := fmt.Sprintf("lines %d-%d of %d", min(m.vp.YOffset+1, total), last, total)
-	sec := "Reference"
-	for i, l := range m.sections {
-		if l <= m.vp.YOffset && i < len(m.sectionNames) {
-			sec = m.sectionNames[i]
-		}
-	}
-	left := st.Muted.Render("── " + sec)
+	left := st.Muted.Render("── " + m.Section())
 	return common.JoinEnds(left, st.Muted.Render(pos+" ──"), m.w)
 }
 
@@ -184,6 +233,13 @@ func markdownEscape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// Render draws the Reference page of ref at width w with renderer r (nil
+// is lipgloss's default) and styles st, and returns it with the line
+// where each section (§1 to §9, then "Every rule") starts and their names.
+func Render(r *lipgloss.Renderer, st *styles.Styles, ref *scenarios.Reference, w int) (string, []int, []string) {
+	return referencePage(referenceDoc(r, st, ref), w)
 }
 
 // referencePage renders the document at width w and returns it with the
