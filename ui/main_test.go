@@ -1,15 +1,9 @@
 package ui
 
 import (
-	"os"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"github.com/errorlab/errorlab/ui/internal/uitest"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii)
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { uitest.Main(m) }

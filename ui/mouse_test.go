@@ -22,17 +22,13 @@ func rowWith(t *testing.T, view, s string) (x, y int) {
 	return 0, 0
 }
 
-func mouseAt(x, y int, b tea.MouseButton) tea.MouseMsg {
-	return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: b}
-}
-
 // On the scenario screen a click on a pane focuses it (its title gets the
 // ▸ and the heavy border) and the wheel scrolls the pane under the
 // pointer, whichever pane has the keyboard's focus.
 func TestScenarioMouse(t *testing.T) {
 	m := openTimeout(t, Options{}, uitest.Press("enter"))
 	x, y := rowWith(t, m.View(), "Response")
-	m, _ = uitest.Drive(m, mouseAt(x+2, y+2, tea.MouseButtonLeft))
+	m, _ = uitest.Drive(m, uitest.MousePress(x+2, y+2, tea.MouseButtonLeft))
 	if l := uitest.LineWith(m.View(), "Response"); !strings.Contains(l, "▸ Response") {
 		t.Fatalf("a click on the response pane did not focus it: %q", l)
 	}
@@ -41,7 +37,7 @@ func TestScenarioMouse(t *testing.T) {
 	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 120, Height: 24})
 	before := m.View()
 	rx, ry := rowWith(t, before, "Request")
-	m, _ = uitest.Drive(m, mouseAt(rx+2, ry+2, tea.MouseButtonWheelDown))
+	m, _ = uitest.Drive(m, uitest.MousePress(rx+2, ry+2, tea.MouseButtonWheelDown))
 	if m.View() == before {
 		t.Fatalf("the wheel on the request pane changed nothing:\n%s", before)
 	}

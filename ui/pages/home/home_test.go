@@ -1,52 +1,30 @@
 package home_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii)
-	os.Exit(m.Run())
-}
-
-// rowOf is the screen row (0 = the header) of the first line holding s.
-func rowOf(t *testing.T, view, s string) int {
-	t.Helper()
-	for i, l := range strings.Split(view, "\n") {
-		if strings.Contains(l, s) {
-			return i
-		}
-	}
-	t.Fatalf("no line holds %q in\n%s", s, view)
-	return -1
-}
-
-func click(x, y int) tea.MouseMsg {
-	return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
-}
+func TestMain(m *testing.M) { uitest.Main(m) }
 
 // A click on a section selects it (the ▸ moves there); a second click on
 // it opens it, as enter does.
 func TestClickSelectsThenOpens(t *testing.T) {
 	m, _ := uitest.Drive(ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}), uitest.Size120)
-	y := rowOf(t, m.View(), "Reference")
-	m, _ = uitest.Drive(m, click(5, y))
+	y := uitest.RowOf(t, m.View(), "Reference")
+	m, _ = uitest.Drive(m, uitest.MousePress(5, y, tea.MouseButtonLeft))
 	if l := uitest.LineWith(m.View(), "Reference"); !strings.Contains(l, "▸") {
 		t.Fatalf("a click on Reference did not select it: %q", l)
 	}
 	if strings.Contains(uitest.LineWith(m.View(), "errorlab"), "›") {
 		t.Fatalf("the first click opened a screen already")
 	}
-	m, _ = uitest.Drive(m, click(5, y))
+	m, _ = uitest.Drive(m, uitest.MousePress(5, y, tea.MouseButtonLeft))
 	if h := uitest.LineWith(m.View(), "errorlab"); !strings.Contains(h, "› Reference") {
 		t.Fatalf("a second click did not open the Reference; header %q", h)
 	}
@@ -61,7 +39,7 @@ func TestWheelAndStrayClicks(t *testing.T) {
 		t.Fatalf("wheel down did not move the selection to Reference: %q", l)
 	}
 	before := m.View()
-	m, _ = uitest.Drive(m, click(5, 0), click(5, 1))
+	m, _ = uitest.Drive(m, uitest.MousePress(5, 0, tea.MouseButtonLeft), uitest.MousePress(5, 1, tea.MouseButtonLeft))
 	if m.View() != before {
 		t.Fatalf("a click on the header or a blank row changed the screen")
 	}

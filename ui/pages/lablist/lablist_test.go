@@ -1,37 +1,16 @@
 package lablist_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii)
-	os.Exit(m.Run())
-}
-
-func rowOf(t *testing.T, view, s string) int {
-	t.Helper()
-	for i, l := range strings.Split(view, "\n") {
-		if strings.Contains(l, s) {
-			return i
-		}
-	}
-	t.Fatalf("no line holds %q in\n%s", s, view)
-	return -1
-}
-
-func press(x, y int, b tea.MouseButton) tea.MouseMsg {
-	return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: b}
-}
+func TestMain(m *testing.M) { uitest.Main(m) }
 
 // On the lab list a click selects the scenario under the pointer, a
 // second click opens it, and the wheel moves the cursor.
@@ -50,19 +29,19 @@ func TestLabListMouse(t *testing.T) {
 	if target == "" {
 		t.Fatalf("no unselected scenario on screen (second is %s)", second.ID)
 	}
-	y := rowOf(t, m.View(), target)
-	m, _ = uitest.Drive(m, press(10, y, tea.MouseButtonLeft))
+	y := uitest.RowOf(t, m.View(), target)
+	m, _ = uitest.Drive(m, uitest.MousePress(10, y, tea.MouseButtonLeft))
 	if l := uitest.LineWith(m.View(), target); !strings.Contains(l, "▸") {
 		t.Fatalf("a click did not select %q: %q", target, l)
 	}
-	m, _ = uitest.Drive(m, press(10, y, tea.MouseButtonLeft))
+	m, _ = uitest.Drive(m, uitest.MousePress(10, y, tea.MouseButtonLeft))
 	if h := strings.Split(m.View(), "\n")[0]; !strings.Contains(h, "› Lab ›") {
 		t.Fatalf("a second click did not open the scenario; header %q", h)
 	}
 	m, _ = uitest.Drive(m, uitest.Press("esc"))
-	before := rowOf(t, m.View(), "▸")
-	m, _ = uitest.Drive(m, press(10, 10, tea.MouseButtonWheelDown))
-	if after := rowOf(t, m.View(), "▸"); after <= before {
+	before := uitest.RowOf(t, m.View(), "▸")
+	m, _ = uitest.Drive(m, uitest.MousePress(10, 10, tea.MouseButtonWheelDown))
+	if after := uitest.RowOf(t, m.View(), "▸"); after <= before {
 		t.Fatalf("wheel down did not move the cursor down: row %d, then %d", before, after)
 	}
 }

@@ -1,7 +1,6 @@
 package quiz_test
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -30,9 +29,6 @@ func mouse(b tea.MouseButton, x, y int) tea.MouseMsg {
 	return tea.MouseMsg{X: x, Y: y, Button: b, Action: tea.MouseActionPress}
 }
 
-// scrollPos matches a pane's scroll position in its bottom border.
-var scrollPos = regexp.MustCompile(`[↓↕↑] \d+-\d+/\d+`)
-
 // longExhibit is a pool of one question whose exhibit (64 lines)
 // overflows its pane at every size.
 func longExhibit(t *testing.T) *qz.Pool {
@@ -53,13 +49,13 @@ func TestMouseOnTheExhibit(t *testing.T) {
 		t.Fatalf("the exhibit is focused at the start:\n%s", v)
 	}
 	x, y := cellOf(t, v, " Exhibit ")
-	before := scrollPos.FindString(v)
+	before := uitest.ScrollPos.FindString(v)
 	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, x, y+3))
-	if after := scrollPos.FindString(m.View()); before == "" || after == before || !strings.HasPrefix(after, "↕ 4-") {
+	if after := uitest.ScrollPos.FindString(m.View()); before == "" || after == before || !strings.HasPrefix(after, "↕ 4-") {
 		t.Errorf("the wheel over the exhibit: position %q, then %q:\n%s", before, after, m.View())
 	}
 	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, x, y+3))
-	if got := scrollPos.FindString(m.View()); got != before {
+	if got := uitest.ScrollPos.FindString(m.View()); got != before {
 		t.Errorf("wheel up: position %q, want %q", got, before)
 	}
 	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y+2))
@@ -76,9 +72,9 @@ func TestMouseOnTheExhibit(t *testing.T) {
 	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	v = m.View()
 	x, y = cellOf(t, v, " Exhibit ")
-	before = scrollPos.FindString(v)
+	before = uitest.ScrollPos.FindString(v)
 	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, x, y+2))
-	if after := scrollPos.FindString(m.View()); before == "" || !strings.HasPrefix(after, "↕ 4-") {
+	if after := uitest.ScrollPos.FindString(m.View()); before == "" || !strings.HasPrefix(after, "↕ 4-") {
 		t.Errorf("narrow, the wheel over the exhibit: position %q, then %q:\n%s", before, after, m.View())
 	}
 	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y+1))

@@ -1,22 +1,17 @@
 package reference
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii)
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { uitest.Main(m) }
 
 func open(t *testing.T, section string) *Model {
 	c := common.New(lipgloss.DefaultRenderer(), uitest.SubsetCatalog(t, uitest.TimeoutID), common.NewMemoryProgress())
