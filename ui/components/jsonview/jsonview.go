@@ -115,12 +115,23 @@ type cell struct {
 	kind tokKind
 }
 
-// render wraps the document to width columns (word-aware; continuation
+// Render wraps the document to width columns (word-aware; continuation
 // rows keep the source line's indentation, two columns deeper for JSON)
 // and styles each run with st. width < 1 renders nothing.
 func (d Doc) Render(width int, st *styles.Styles) string {
+	var out []string
+	for _, rows := range d.RenderLines(width, st) {
+		out = append(out, rows...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// RenderLines is Render kept per source line: the rows each line of the
+// text wraps to, so a screen can mark or highlight whole source lines
+// (a walkthrough's revealed member). width < 1 renders nothing.
+func (d Doc) RenderLines(width int, st *styles.Styles) [][]string {
 	if width < 1 {
-		return ""
+		return nil
 	}
 	styles := [...]lipgloss.Style{
 		tokPlain:  st.Plain,
@@ -130,7 +141,7 @@ func (d Doc) Render(width int, st *styles.Styles) string {
 		tokConst:  st.JSONConst,
 		tokPunct:  st.JSONPunct,
 	}
-	var out []string
+	out := make([][]string, 0, len(d.lines))
 	var cells []cell
 	breakable := func(c cell) bool { return c.r == ' ' && (!d.json || c.kind == tokString) }
 	for _, line := range d.lines {
@@ -145,11 +156,13 @@ func (d Doc) Render(width int, st *styles.Styles) string {
 		if d.json {
 			hang = 2
 		}
+		var rows []string
 		for _, row := range wrapCells(cells, width, hang, breakable) {
-			out = append(out, styleCells(row, styles[:]))
+			rows = append(rows, styleCells(row, styles[:]))
 		}
+		out = append(out, rows)
 	}
-	return strings.Join(out, "\n")
+	return out
 }
 
 // runeWidth is the cell width of r (0 for combining marks).

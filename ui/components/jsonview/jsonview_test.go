@@ -73,3 +73,28 @@ func TestSanitizeControls(t *testing.T) {
 		t.Errorf("control characters leaked: %q", out)
 	}
 }
+
+// RenderLines keeps the rows of each source line together: one entry per
+// line of the text, and joined they are Render's output.
+func TestRenderLinesPerSourceLine(t *testing.T) {
+	src := "{\n  \"description\": \"a long sentence that has to wrap onto more rows\",\n  \"n\": 1\n}"
+	d := JSON(src)
+	st := styles.DefaultStyles(lipgloss.NewRenderer(nil))
+	lines := d.RenderLines(20, st)
+	if len(lines) != 4 {
+		t.Fatalf("%d source lines, want 4", len(lines))
+	}
+	if len(lines[1]) < 2 || len(lines[2]) != 1 {
+		t.Errorf("rows per line: %d, %d", len(lines[1]), len(lines[2]))
+	}
+	var all []string
+	for _, rows := range lines {
+		all = append(all, rows...)
+	}
+	if strings.Join(all, "\n") != d.Render(20, st) {
+		t.Error("RenderLines joined differs from Render")
+	}
+	if d.RenderLines(0, st) != nil {
+		t.Error("width 0 renders rows")
+	}
+}
