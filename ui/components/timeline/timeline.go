@@ -174,6 +174,19 @@ func (t *Model) RevealAll() {
 	t.Refresh()
 }
 
+// SetShown reveals exactly the first n steps (clamped to the run) and
+// selects the last of them, in one rebuild: a walkthrough going back a
+// click, or catching up with another view, jumps straight there.
+func (t *Model) SetShown(n int) {
+	t.shown = min(max(n, 0), len(t.steps))
+	t.cursor = t.shown - 1
+	t.free = false
+	if t.shown == 0 {
+		t.p.Viewport().GotoTop()
+	}
+	t.Refresh()
+}
+
 // Reset hides every step again.
 func (t *Model) Reset() {
 	t.shown, t.cursor = 0, -1

@@ -145,3 +145,27 @@ func TestHelpAndOutcome(t *testing.T) {
 		}
 	}
 }
+
+// SetShown jumps to n revealed steps in one go, clamped to the run, and
+// draws the same as revealing them one by one.
+func TestSetShown(t *testing.T) {
+	one, many := newTestTimeline(t), newTestTimeline(t)
+	steps, parts := run()
+	for _, tl := range []*Model{one, many} {
+		tl.SetSteps(steps, parts, TimeColumn(11))
+		tl.SetSize(60, 12)
+	}
+	for range 4 {
+		one.Reveal()
+	}
+	many.SetShown(4)
+	if many.Shown() != 4 || many.Cursor() != 3 || many.View() != one.View() {
+		t.Errorf("SetShown(4): shown %d, cursor %d\n%s\nwant\n%s", many.Shown(), many.Cursor(), many.View(), one.View())
+	}
+	if many.SetShown(99); !many.Done() {
+		t.Errorf("SetShown(99) leaves %d of %d shown", many.Shown(), len(steps))
+	}
+	if many.SetShown(-1); many.Shown() != 0 || many.Selected() != nil {
+		t.Errorf("SetShown(-1): shown %d", many.Shown())
+	}
+}
