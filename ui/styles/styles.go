@@ -65,6 +65,13 @@ type Styles struct {
 	TableCell   lipgloss.Style
 	TableBorder lipgloss.Style
 
+	// Presenting a walkthrough: the revealed member of an envelope
+	// (reverse video, so it reads in mono; a ▶ column marks it too) and
+	// the screen blanked to black or to white (b, w).
+	Highlight  lipgloss.Style
+	BlankBlack lipgloss.Style
+	BlankWhite lipgloss.Style
+
 	// Help bar.
 	Help help.Styles
 }
@@ -200,6 +207,10 @@ func New(r *lipgloss.Renderer, t Theme) *Styles {
 		TableHeader: ns().Bold(true).Foreground(accent).Padding(0, 1),
 		TableCell:   ns().Padding(0, 1),
 		TableBorder: ns().Foreground(faint),
+
+		Highlight:  ns().Bold(true).Reverse(true),
+		BlankBlack: ns().Background(lipgloss.Color("#000000")),
+		BlankWhite: ns().Background(lipgloss.Color("#FFFFFF")),
 	}
 	if t == ThemeMono {
 		// Without colour, emphasis is weight and underline.
@@ -207,6 +218,9 @@ func New(r *lipgloss.Renderer, t Theme) *Styles {
 		s.TopicHeader = s.TopicHeader.Underline(true)
 		s.Cursor = s.Cursor.Reverse(true)
 		s.PaneTitleOn = s.PaneTitleOn.Underline(true)
+		// Black is the terminal's own background; white is reverse video.
+		s.BlankBlack = ns()
+		s.BlankWhite = ns().Reverse(true)
 	}
 	s.Help = help.Styles{
 		Ellipsis:       ns().Foreground(faint),
