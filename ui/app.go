@@ -23,6 +23,7 @@ import (
 
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/scenarios/walkthrough"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/pages/agents"
 	"github.com/errorlab/errorlab/ui/pages/home"
@@ -31,6 +32,7 @@ import (
 	quizpage "github.com/errorlab/errorlab/ui/pages/quiz"
 	"github.com/errorlab/errorlab/ui/pages/reference"
 	"github.com/errorlab/errorlab/ui/pages/scenario"
+	wtpage "github.com/errorlab/errorlab/ui/pages/walkthrough"
 	"github.com/errorlab/errorlab/ui/styles"
 )
 
@@ -67,6 +69,15 @@ type Options struct {
 	// Theme is the colour theme ("" is styles.ThemeAuto); NO_COLOR still
 	// drops every colour.
 	Theme styles.Theme
+	// Walkthroughs are the classroom walkthroughs (`--content DIR` may
+	// add some); nil is the built-in ones, loaded when first needed.
+	Walkthroughs *walkthrough.Set
+	// WalkthroughID, when set, opens the app presenting this walkthrough
+	// (with Home and the walkthrough list behind it); Presenter opens the
+	// presenter view instead of the audience view. An unknown id opens
+	// the list with an error in the status line.
+	WalkthroughID string
+	Presenter     bool
 }
 
 // QuizStart opens the app directly in a quiz session (`errorlab quiz`):
@@ -76,7 +87,7 @@ type QuizStart = quizpage.Start
 // Run starts the app full screen (alternate screen) and returns when the
 // user quits. The error is Bubble Tea's (no terminal, a failed render).
 func Run(opts Options) error {
-	_, err := tea.NewProgram(New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion()).Run()
+	_, err := tea.NewProgram(New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120)).Run()
 	return err
 }
 
@@ -105,6 +116,7 @@ func New(opts Options) tea.Model {
 		c.Styles = styles.New(r, opts.Theme)
 	}
 	c.Bank, c.ExportDir, c.Clipboard = opts.Bank, opts.ExportDir, opts.Clipboard
+	c.Walkthroughs = opts.Walkthroughs
 	if opts.Notice != "" {
 		c.SetStatus(common.StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
 	}
@@ -112,9 +124,15 @@ func New(opts Options) tea.Model {
 	h.Styles = c.Styles.Help
 	a := &App{c: c, help: h}
 	a.stack = []common.Screen{home.New(c)}
-	if opts.Quiz != nil {
+	switch {
+	case opts.Quiz != nil:
 		a.stack = append(a.stack, quizpage.NewMenu(c, opts.Quiz))
-	} else if opts.ScenarioID != "" {
+	case opts.WalkthroughID != "":
+		a.stack = append(a.stack, wtpage.NewList(c))
+		if s := a.presenting(opts.WalkthroughID, opts.Presenter); s != nil {
+			a.stack = append(a.stack, s)
+		}
+	case opts.ScenarioID != "":
 		a.stack = append(a.stack, lablist.New(c))
 		if sc, ok := cat.Get(opts.ScenarioID); ok {
 			a.stack = append(a.stack, scenario.New(c, sc))
@@ -123,6 +141,22 @@ func New(opts Options) tea.Model {
 		}
 	}
 	return a
+}
+
+// presenting builds the presenting screen of walkthrough id, or says in
+// the status line why there is none (nil).
+func (a *App) presenting(id string, presenter bool) common.Screen {
+	set, err := a.c.WalkthroughSet()
+	if err != nil {
+		a.c.SetStatus(common.StatusError, "the walkthroughs did not load: %v", err)
+		return nil
+	}
+	w, ok := set.Get(id)
+	if !ok {
+		a.c.SetStatus(common.StatusError, "no walkthrough %q (closest: %s)", id, strings.Join(set.Closest(id, 3), ", "))
+		return nil
+	}
+	return wtpage.New(a.c, w, presenter)
 }
 
 func unknownScenario(cat *scenarios.Catalog, id string) string {
@@ -146,8 +180,11 @@ func (a *App) top() common.Screen { return a.stack[len(a.stack)-1] }
 
 // Init implements tea.Model.
 func (a *App) Init() tea.Cmd {
-	if qm, ok := a.top().(*quizpage.Menu); ok {
-		return qm.Activate() // `errorlab quiz`: build the pool, then start
+	switch s := a.top().(type) {
+	case *quizpage.Menu:
+		return s.Activate() // `errorlab quiz`: build the pool, then start
+	case *wtpage.Model:
+		return s.Activate() // `errorlab walkthrough NAME`: load the step, link
 	}
 	return nil
 }
@@ -169,6 +206,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.push(lablist.New(a.c))
 	case common.OpenQuizMsg:
 		cmd = a.push(quizpage.NewMenu(a.c, nil))
+	case common.OpenWalkthroughsMsg:
+		cmd = a.push(wtpage.NewList(a.c))
+	case common.OpenWalkthroughMsg:
+		if s := a.presenting(msg.ID, msg.Presenter); s != nil {
+			cmd = a.push(s)
+		}
 	case common.NavMsg:
 		cmd = a.nav(msg)
 	case common.OpenReferenceMsg:
@@ -211,6 +254,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	a.layout(false)
 	return a, cmd
+}
+
+// fullScreen reports whether the top screen takes the whole terminal
+// now (common.FullScreener): no header, status line or help bar.
+func (a *App) fullScreen() bool {
+	fs, ok := a.top().(common.FullScreener)
+	return ok && fs.FullScreen()
 }
 
 func (a *App) tooSmall() bool { return a.c.Width < common.MinWidth || a.c.Height < common.MinHeight }
@@ -326,6 +376,9 @@ func (a *App) layout(force bool) {
 		a.helpH = 0
 	}
 	bw, bh := w, max(h-2-a.helpH, 0)
+	if a.fullScreen() {
+		bw, bh = w, h
+	}
 	if a.tooSmall() {
 		// Screens keep a usable size while the message shows.
 		bw, bh = max(w, common.MinWidth), max(bh, common.MinHeight-4)
@@ -345,6 +398,9 @@ func (a *App) View() string {
 	}
 	if a.tooSmall() {
 		return tooSmallView(w, h)
+	}
+	if a.fullScreen() {
+		return clampFrame(fitBlock(a.top().View(), w, h), w, h)
 	}
 	body := fitBlock(a.top().View(), a.bodyW, a.bodyH)
 	status := ansi.Truncate(a.c.StatusLine(), w, "…")
@@ -444,6 +500,9 @@ func NewMemoryProgress() Progress { return common.NewMemoryProgress() }
 func (a *App) mouse(m tea.MouseMsg) tea.Cmd {
 	if a.tooSmall() {
 		return nil
+	}
+	if a.fullScreen() {
+		return a.route(m)
 	}
 	m.Y--
 	if m.Y < 0 || m.Y >= a.bodyH {
