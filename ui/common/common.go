@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/scenarios/walkthrough"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/keymap"
 	"github.com/errorlab/errorlab/ui/styles"
@@ -32,6 +33,9 @@ type Common struct {
 	Catalog *scenarios.Catalog
 	// Bank is the question bank for the quiz; nil is the built-in one.
 	Bank *quiz.Bank
+	// Walkthroughs are the classroom walkthroughs (checked against Catalog
+	// and Bank); nil loads the built-in ones when first needed.
+	Walkthroughs *walkthrough.Set
 
 	Progress  Progress
 	ExportDir string
@@ -217,3 +221,18 @@ func (c *Common) Status() Status { return c.status }
 
 // PutStatus replaces the status line with s.
 func (c *Common) PutStatus(s Status) { c.status = s }
+
+// WalkthroughSet is the session's walkthroughs: Walkthroughs, or the
+// built-in ones loaded against the catalogue and the bank the first time
+// they are asked for (then kept). The error says why none loaded.
+func (c *Common) WalkthroughSet() (*walkthrough.Set, error) {
+	if c.Walkthroughs != nil {
+		return c.Walkthroughs, nil
+	}
+	set, err := walkthrough.Default(c.Catalog, c.Bank)
+	if err != nil {
+		return nil, err
+	}
+	c.Walkthroughs = set
+	return set, nil
+}

@@ -36,6 +36,16 @@ type (
 	OpenExerciseMsg struct{ ID string }
 	// OpenQuizMsg opens the practice & exam menu (from Home).
 	OpenQuizMsg struct{}
+	// OpenWalkthroughsMsg opens the list of classroom walkthroughs (Home's
+	// Present).
+	OpenWalkthroughsMsg struct{}
+	// OpenWalkthroughMsg presents walkthrough ID: the audience view (the
+	// room's screen, which hosts the link), or with Presenter the
+	// presenter view (notes, the next step, the timer) joined to it.
+	OpenWalkthroughMsg struct {
+		ID        string
+		Presenter bool
+	}
 	// NavMsg moves within a page's own screens (the quiz menu, a session,
 	// its results): push Push, after dropping the top one when Replace is
 	// set, or go back one screen when Pop is set.

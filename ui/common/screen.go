@@ -35,6 +35,14 @@ type QuitGuard interface {
 	GuardQuit() bool
 }
 
+// FullScreener is a screen that, right now, takes the whole terminal:
+// the root draws no header, status line or help bar around it (a
+// walkthrough presented to a room draws its own footer). Mouse events
+// then come with the terminal's own coordinates.
+type FullScreener interface {
+	FullScreen() bool
+}
+
 // Activator is a screen that refreshes when it comes to the top of the
 // stack (the lab list re-reads progress).
 type Activator interface {

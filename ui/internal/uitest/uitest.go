@@ -105,6 +105,17 @@ func Drive(m tea.Model, msgs ...tea.Msg) (tea.Model, bool) {
 	return m, quit
 }
 
+// Start feeds first to m (a size, say), then runs m's Init command,
+// batches too, and feeds what it brings back, as the Bubble Tea loop
+// does when a program starts. It reports whether a command asked to
+// quit.
+func Start(m tea.Model, first ...tea.Msg) (tea.Model, bool) {
+	m, quit := Drive(m, first...)
+	out, q := runCmd(m.Init())
+	m, q2 := Drive(m, out...)
+	return m, quit || q || q2
+}
+
 func runCmd(cmd tea.Cmd) ([]tea.Msg, bool) {
 	if cmd == nil {
 		return nil, false
