@@ -44,12 +44,19 @@ func (a *app) open(q *ui.QuizStart, id string) error {
 			return unknownScenario(c, id)
 		}
 	}
+	return a.runTUI(ui.Options{Catalog: c, ScenarioID: id, Quiz: q})
+}
+
+// runTUI starts the TUI with opts (the catalogue set; the bank, when
+// nil, from --questions), adding the theme and the progress store.
+func (a *app) runTUI(opts ui.Options) error {
 	theme, err := a.resolveTheme()
 	if err != nil {
 		return err
 	}
-	opts := ui.Options{Catalog: c, ScenarioID: id, Quiz: q, Theme: theme}
-	if a.questions != "" {
+	opts.Theme = theme
+	c := opts.Catalog
+	if a.questions != "" && opts.Bank == nil {
 		if opts.Bank, err = a.bank(c); err != nil {
 			return err
 		}

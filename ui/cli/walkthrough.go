@@ -13,6 +13,7 @@ import (
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/scenarios/walkthrough"
+	"github.com/errorlab/errorlab/ui"
 )
 
 // WalkthroughEntry is one element of `errorlab walkthrough --json`.
@@ -27,19 +28,21 @@ type WalkthroughEntry struct {
 	Topics []string `json:"topics"`
 }
 
-// walkthroughCmd is `errorlab walkthrough [NAME]`: the list, a handout,
-// and (to come) the presenter screen.
+// walkthroughCmd is `errorlab walkthrough [NAME]`: the list, the
+// presenting screen (the audience view, or --presenter) and a handout.
 func (a *app) walkthroughCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, presenter bool
 	var export, output string
 	cmd := &cobra.Command{
 		Use:   "walkthrough [NAME]",
-		Short: "List the classroom walkthroughs, or write one as a handout",
+		Short: "List the classroom walkthroughs, present one, or write one as a handout",
 		Long: "With no NAME, lists the classroom walkthroughs: a teacher presents one to a room step by\n" +
-			"step, with every call made live on the mock server. `errorlab walkthrough NAME --export md`\n" +
-			"writes the whole walkthrough as Markdown for the students (the exact envelopes, the agent runs,\n" +
-			"the questions with their answers at the end). Walkthroughs live in assets/walkthroughs; with\n" +
-			"--content DIR, DIR/walkthroughs/*.yaml adds or replaces them.",
+			"step, with every call made live on the mock server. `errorlab walkthrough NAME` presents it full\n" +
+			"screen (the room's view); `errorlab walkthrough NAME --presenter`, in a second terminal, is the\n" +
+			"teacher's view (notes, the next step, the timer), linked to the first through a local socket.\n" +
+			"`errorlab walkthrough NAME --export md` writes the whole walkthrough as Markdown for the students\n" +
+			"(the exact envelopes, the agent runs, the questions with their answers at the end). Walkthroughs\n" +
+			"live in assets/walkthroughs; with --content DIR, DIR/walkthroughs/*.yaml adds or replaces them.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -65,13 +68,20 @@ func (a *app) walkthroughCmd() *cobra.Command {
 			if !ok {
 				return usagef("no walkthrough %q. Closest ids: %s\n(`errorlab walkthrough` lists them all)", args[0], strings.Join(set.Closest(args[0], 3), ", "))
 			}
-			if export == "" {
-				return usagef("the presenter screen for walkthroughs is not built yet.\n"+
-					"`errorlab walkthrough %s --export md` writes the whole walkthrough as a Markdown handout", w.ID)
+			if export != "" {
+				if presenter {
+					return usagef("--presenter presents the walkthrough and --export writes it as a handout: use one of them")
+				}
+				return a.exportWalkthrough(w, c, b, output)
 			}
-			return a.exportWalkthrough(w, c, b, output)
+			if !a.IsTerminal() {
+				return usagef("presenting a walkthrough is a full-screen terminal program and stdout is not a terminal.\n"+
+					"Run it in a terminal; `errorlab walkthrough %s --export md` writes it as a Markdown handout", w.ID)
+			}
+			return a.runTUI(ui.Options{Catalog: c, Bank: b, Walkthroughs: set, WalkthroughID: w.ID, Presenter: presenter})
 		},
 	}
+	cmd.Flags().BoolVar(&presenter, "presenter", false, "open the presenter view (notes, next step, timer), linked to the audience view running in another terminal")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "list the walkthroughs as one JSON array")
 	cmd.Flags().StringVar(&export, "export", "", "write the walkthrough in a format instead of presenting it: md (a Markdown handout)")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "with --export, the file to write (default: standard output)")

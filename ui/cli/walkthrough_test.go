@@ -105,7 +105,8 @@ func TestWalkthroughUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"walkthrough", "empty-not-error"}, `no walkthrough "empty-not-error". Closest ids: empty-is-not-an-error`},
-		{[]string{"walkthrough", "empty-is-not-an-error"}, "the presenter screen for walkthroughs is not built yet"},
+		{[]string{"walkthrough", "empty-is-not-an-error"}, "presenting a walkthrough is a full-screen terminal program and stdout is not a terminal"},
+		{[]string{"walkthrough", "empty-is-not-an-error", "--presenter", "--export", "md"}, "--presenter presents the walkthrough and --export writes it"},
 		{[]string{"walkthrough", "empty-is-not-an-error", "--export", "pdf"}, `unknown export format "pdf": use --export md`},
 		{[]string{"walkthrough", "empty-is-not-an-error", "-o", "x.md"}, "-o names the file for --export"},
 		{[]string{"walkthrough", "empty-is-not-an-error", "--json"}, "--json lists the walkthroughs"},
@@ -161,5 +162,34 @@ func TestWalkthroughContentOverlay(t *testing.T) {
 	code, out, errOut = run(t, "--content", dir, "walkthrough")
 	if code != ExitUsage || out != "" || !strings.Contains(errOut, "tiny.yaml:4:10: minutes has the wrong type") || !strings.Contains(errOut, "none were loaded") {
 		t.Errorf("broken overlay: exit %d\n%s", code, errOut)
+	}
+}
+
+// walkthrough NAME presents it: the TUI starts on the audience view, or
+// with --presenter on the presenter view, with the walkthroughs loaded
+// (--content's too) and the theme.
+func TestWalkthroughPresents(t *testing.T) {
+	code, errOut, got := runWith(t, "walkthrough", "three-false-rows", "--theme", "light")
+	if code != ExitOK || got == nil {
+		t.Fatalf("exit %d, %s", code, errOut)
+	}
+	if got.WalkthroughID != "three-false-rows" || got.Presenter || got.Walkthroughs == nil || got.Catalog == nil || got.Bank == nil || got.Theme != "light" {
+		t.Errorf("options %+v", *got)
+	}
+	code, errOut, got = runWith(t, "walkthrough", "three-false-rows", "--presenter")
+	if code != ExitOK || got == nil || !got.Presenter || got.WalkthroughID != "three-false-rows" {
+		t.Errorf("--presenter: exit %d, %s, %+v", code, errOut, got)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "walkthroughs", "tiny.yaml"), tinyWalkthrough)
+	code, errOut, got = runWith(t, "--content", dir, "walkthrough", "tiny-one")
+	if code != ExitOK || got == nil {
+		t.Fatalf("--content: exit %d, %s", code, errOut)
+	}
+	if _, ok := got.Walkthroughs.Get("tiny-one"); !ok {
+		t.Error("--content's walkthrough is not among those the TUI got")
+	}
+	if code, errOut, got = runWith(t, "walkthrough", "no-such-one"); code != ExitUsage || got != nil || !strings.Contains(errOut, `no walkthrough "no-such-one"`) {
+		t.Errorf("unknown: exit %d, %s", code, errOut)
 	}
 }
