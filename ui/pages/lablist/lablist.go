@@ -30,6 +30,7 @@ type Model struct {
 	all    []*scenarios.Scenario
 	shown  []*scenarios.Scenario // filtered, in topic order
 	cursor int                   // index into shown
+	top    int                   // first list row on screen; moves only to keep the cursor in view
 	w, h   int
 
 	agents    bool            // the agents picker
@@ -191,8 +192,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// open asks the root for the scenario (or agents run) under the cursor.
+// open asks the root for the scenario (or agents run) under the cursor;
+// a filter being typed is kept, as enter would keep it.
 func (m *Model) open() tea.Cmd {
+	m.filter.Blur()
 	if len(m.shown) == 0 {
 		m.c.SetStatus(common.StatusWarn, "no scenario matches the filter: esc clears it")
 		return nil
@@ -358,6 +361,7 @@ func (m *Model) rows() []listRow {
 
 // window is the list's rows and the slice of them on screen, [start,
 // end): the cursor stays visible, with its topic header when possible.
+// It remembers where the list stands (top).
 func (m *Model) window() (rows []listRow, start, end int) {
 	st := m.c.Styles
 	rows = m.rows()
@@ -373,12 +377,24 @@ func (m *Model) window() (rows []listRow, start, end int) {
 			cur = i
 		}
 	}
-	if cur >= lh {
+	// The list stays where it is while the cursor is in view (a click
+	// lands on the row under the pointer); it scrolls just enough to
+	// bring the cursor back, with its topic header when possible.
+	start = min(m.top, max(len(rows)-lh, 0))
+	switch {
+	case cur < start:
+		start = cur
+		if cur > 0 && rows[cur-1].header {
+			start = cur - 1
+		}
+		if start == 1 && rows[0].header {
+			start = 0
+		}
+	case cur >= start+lh:
 		start = cur - lh + 1
 	}
-	if start > 0 && cur-2 >= 0 && cur-2 < start && rows[max(cur-1, 0)].header {
-		start = cur - 1
-	}
+	start = max(start, 0)
+	m.top = start
 	return rows, start, min(start+lh, len(rows))
 }
 
