@@ -74,6 +74,10 @@ type Styles struct {
 
 	// Help bar.
 	Help help.Styles
+
+	// Theme is the theme these styles were built for; components that
+	// draw with another library (glamour) follow it.
+	Theme Theme
 }
 
 // Theme is a colour scheme for the whole interface. Every theme keeps the
@@ -212,6 +216,7 @@ func New(r *lipgloss.Renderer, t Theme) *Styles {
 		BlankBlack: ns().Background(lipgloss.Color("#000000")),
 		BlankWhite: ns().Background(lipgloss.Color("#FFFFFF")),
 	}
+	s.Theme = t
 	if t == ThemeMono {
 		// Without colour, emphasis is weight and underline.
 		s.Heading = s.Heading.Underline(true)

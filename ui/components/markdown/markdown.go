@@ -21,6 +21,7 @@ import (
 	gstyles "github.com/charmbracelet/glamour/styles"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/errorlab/errorlab/ui/styles"
 	"github.com/muesli/termenv"
 )
 
@@ -32,6 +33,12 @@ type Styles struct {
 	// TableHeader draws the first row of a table, TableCell the others;
 	// TableBorder the lines between cells.
 	TableHeader, TableCell, TableBorder lipgloss.Style
+	// Theme picks glamour's style for the prose: dark or light as the
+	// theme says, mono without colour, high-contrast with the body in the
+	// terminal's brightest (or darkest) colour; auto ("") follows the
+	// background. The Ascii profile (NO_COLOR) is colourless whatever the
+	// theme.
+	Theme styles.Theme
 }
 
 // DefaultStyles builds the table styles from r: a bold header and faint
@@ -129,7 +136,7 @@ func renderSections(r *lipgloss.Renderer, st Styles, sections []Section, w int) 
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(sections)) {
 		wg.Go(func() {
-			gl := newGlamour(r)
+			gl := newGlamour(r, st.Theme)
 			for i := range next {
 				outs[i], errs[i] = render(gl, r, st, sections[i].Markdown, w)
 			}
@@ -164,7 +171,7 @@ func Render(r *lipgloss.Renderer, st Styles, md string, w int) (string, error) {
 		r = lipgloss.DefaultRenderer()
 	}
 	w = max(w, MinWidth)
-	lines, err := render(newGlamour(r), r, st, md, w)
+	lines, err := render(newGlamour(r, st.Theme), r, st, md, w)
 	return strings.Join(lines, "\n"), err
 }
 
@@ -172,16 +179,30 @@ func Render(r *lipgloss.Renderer, st Styles, md string, w int) (string, error) {
 // per wrap width, with no document margin: the screen decides margins.
 type glamourAt func(wrap int) (*glamour.TermRenderer, error)
 
-func newGlamour(r *lipgloss.Renderer) glamourAt {
+func newGlamour(r *lipgloss.Renderer, theme styles.Theme) glamourAt {
 	profile := r.ColorProfile()
+	dark := r.HasDarkBackground()
+	switch theme {
+	case styles.ThemeDark:
+		dark = true
+	case styles.ThemeLight:
+		dark = false
+	}
 	var cfg gansi.StyleConfig
 	switch {
-	case profile == termenv.Ascii:
+	case profile == termenv.Ascii || theme == styles.ThemeMono:
 		cfg = gstyles.ASCIIStyleConfig
-	case r.HasDarkBackground():
+	case dark:
 		cfg = gstyles.DarkStyleConfig
 	default:
 		cfg = gstyles.LightStyleConfig
+	}
+	if theme == styles.ThemeHighContrast && profile != termenv.Ascii {
+		body := "16"
+		if dark {
+			body = "231"
+		}
+		cfg.Document.Color = &body
 	}
 	zero := uint(0)
 	cfg.Document.Margin = &zero

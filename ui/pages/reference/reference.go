@@ -78,9 +78,19 @@ func (m *Model) SetSize(w, h int) {
 	m.w, m.h = max(w, 0), max(h, 0)
 	m.vp.Width, m.vp.Height = m.w, max(m.h-1, 0)
 	if m.builtW != m.w {
+		// A new width re-wraps the page: stay in the section in view, as
+		// far into it as before.
+		sec, into := m.sectionAt(m.vp.YOffset)
 		content, sections, names := referencePage(m.doc, max(m.w, 20))
 		m.vp.SetContent(content)
 		m.sections, m.sectionNames = sections, names
+		if m.builtW > 0 && sec >= 0 && sec < len(sections) {
+			end := m.vp.TotalLineCount()
+			if sec+1 < len(sections) {
+				end = sections[sec+1]
+			}
+			m.vp.SetYOffset(sections[sec] + min(into, max(end-sections[sec]-1, 0)))
+		}
 		m.builtW = m.w
 		if m.want != "" && m.w > 0 {
 			for i, n := range names {
@@ -92,6 +102,18 @@ func (m *Model) SetSize(w, h int) {
 		}
 	}
 	m.vp.SetYOffset(m.vp.YOffset)
+}
+
+// sectionAt is the section holding line y (-1 above the first) and how
+// many lines into it y is.
+func (m *Model) sectionAt(y int) (int, int) {
+	sec, into := -1, y
+	for i, l := range m.sections {
+		if l <= y {
+			sec, into = i, y-l
+		}
+	}
+	return sec, into
 }
 
 // Section is the name of the section in view ("§4 Empty or failed"), or
@@ -207,6 +229,7 @@ func referenceDoc(r *lipgloss.Renderer, st *styles.Styles, ref *scenarios.Refere
 		TableHeader: st.TableHeader.UnsetPadding(),
 		TableCell:   st.TableCell.UnsetPadding(),
 		TableBorder: st.TableBorder,
+		Theme:       st.Theme,
 	}, secs...)
 }
 

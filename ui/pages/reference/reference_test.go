@@ -39,3 +39,17 @@ func TestOpensAtSectionAndScrolls(t *testing.T) {
 		t.Errorf("wheel down: offset %d, want 3", m.vp.YOffset)
 	}
 }
+
+// A resize re-wraps the page and keeps the section in view.
+func TestResizeKeepsTheSection(t *testing.T) {
+	for _, sec := range []string{"§2", "§5", "§8"} {
+		m := open(t, sec)
+		m.Update(tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
+		for _, w := range []int{80, 70, 120, 60} {
+			m.SetSize(w, 22)
+			if got := m.Section(); !strings.HasPrefix(got, sec+" ") {
+				t.Errorf("opened at %s, resized to %d: shows %q", sec, w, got)
+			}
+		}
+	}
+}
