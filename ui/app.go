@@ -2,12 +2,15 @@
 // the lab list, the scenario screen where a learner triggers a failure on
 // the embedded mock MCP server, reads the exact JSON-RPC envelopes and
 // picks a recovery action, the agents screen where a naive and an
-// informed simulated agent play the same failure side by side, and a
-// Reference of the lesson rules.
+// informed simulated agent play the same failure side by side, a
+// Reference of the lesson rules, and the classroom walkthroughs a teacher
+// presents to a room.
 //
 // The root model (App) owns the screen stack, the header, the status line
 // and the help bar; every screen gets the same *common.Common (renderer, styles,
 // keys, content, size) and is a tea.Model with its own help and SetSize.
+// A screen that is common.FullScreener (a walkthrough presented) gets the
+// whole terminal instead.
 package ui
 
 import (
@@ -370,7 +373,10 @@ func (a *App) nav(m common.NavMsg) tea.Cmd {
 // even if its area did not change.
 func (a *App) layout(force bool) {
 	w, h := a.c.Width, a.c.Height
-	a.helpView = a.renderHelp(w)
+	a.helpView = ""
+	if !a.fullScreen() { // a full-screen page draws its own help
+		a.helpView = a.renderHelp(w)
+	}
 	a.helpH = lipgloss.Height(a.helpView)
 	if a.helpView == "" {
 		a.helpH = 0

@@ -142,7 +142,7 @@ func TestEveryKindReveals(t *testing.T) {
 	// Two agents, one event per click; the verdicts at the end.
 	m, _ = press(m, "space", "space")
 	at(t, m, 4, 1, "agents, first event")
-	if v := m.View(); !strings.Contains(v, "▶ event 1/") || !strings.Contains(v, "Naive agent") || !strings.Contains(v, "Informed agent") {
+	if v := m.View(); !strings.Contains(v, "▶ event 1/") || !strings.Contains(v, "Naive · meets generic") || !strings.Contains(v, "Informed · meets good") {
 		t.Errorf("agents part 1:\n%s", v)
 	}
 	m, _ = press(m, "g", "5", "enter", "left")

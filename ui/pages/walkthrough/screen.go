@@ -46,7 +46,19 @@ func (m *Model) arrange() {
 
 func (m *Model) arrangeAudience() {
 	h := max(m.height-1, 0)
-	m.arrangeSlide(0, 0, m.width, h)
+	nh := 0
+	if m.notes {
+		// The notes take the bottom rows (a third at most); the step
+		// is laid out in the rest.
+		need := len(common.WrapWords(m.notesText(), max(m.width-3, 1))) + 2
+		nh = min(max(need, 4), max(h/3, 4))
+		m.notesPane.SetSize(m.width, nh)
+		m.setNotes("✎ Presenter notes · n hides")
+	}
+	m.arrangeSlide(0, 0, m.width, h-nh)
+	if nh > 0 {
+		m.spots = append(m.spots, paneSpot(m.notesPane, 0, h-nh))
+	}
 	if m.blank != "" {
 		bs := m.c.Styles.BlankBlack
 		if m.blank == blankWhite {
@@ -58,14 +70,6 @@ func (m *Model) arrangeAudience() {
 			m.blankLines[i] = row
 		}
 	}
-	if !m.notes {
-		return
-	}
-	need := len(common.WrapWords(m.notesText(), max(m.width-3, 1))) + 2
-	nh := min(need, max(h/2, 3))
-	m.notesPane.SetSize(m.width, nh)
-	m.setNotes("✎ Presenter notes · n hides")
-	m.spots = append(m.spots, paneSpot(m.notesPane, 0, h-nh))
 }
 
 func (m *Model) arrangePresenter() {
@@ -85,12 +89,12 @@ func (m *Model) arrangePresenter() {
 		}
 		m.nextPane.SetSize(rw, p.nextH)
 	} else {
-		p.nextH = min(6, h0/3)
+		p.nextH = min(5, h0/4)
 		rest := h0 - p.nextH
 		p.nowH = rest
 		if m.notes {
-			p.nowH = rest * 3 / 5
-			p.notesH = rest - p.nowH
+			p.notesH = max(min(rest/3, 8), 4)
+			p.nowH = rest - p.notesH
 		}
 		m.arrangeSlide(0, 1, w, p.nowH-1)
 		m.notesPane.SetSize(w, p.notesH)
@@ -116,7 +120,7 @@ func (m *Model) notesText() string {
 func (m *Model) setNotes(title string) {
 	st := m.c.Styles
 	text := m.notesText()
-	m.notesPane.SetContent(title, text, func(w int) string {
+	m.notesPane.SetContent(title, "", func(w int) string {
 		return strings.Join(common.WrapLines(st.Plain, text, w), "\n")
 	})
 }
@@ -229,9 +233,7 @@ func (m *Model) View() string {
 	} else {
 		lines = m.slideLines()
 		if m.notes {
-			nv := strings.Split(m.notesPane.View(), "\n")
-			at := max(len(lines)-len(nv), 0)
-			lines = append(lines[:at], nv...)
+			lines = append(lines, strings.Split(m.notesPane.View(), "\n")...)
 		}
 		lines = append(lines, m.footer())
 	}

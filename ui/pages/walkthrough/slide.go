@@ -72,7 +72,7 @@ func kindLabel(st *wt.Step) string {
 		return "bad and good"
 	case wt.KindAgents:
 		if st.Coordinator {
-			return "subagent and coordinator"
+			return "subagent"
 		}
 		return "two agents"
 	case wt.KindQuestion:
@@ -229,6 +229,9 @@ func callFacts(step *wt.Step, style string) string {
 // split shares h rows between two stacked boxes: the one in focus
 // (first, when firstBig) gets about two thirds, the other at least 4.
 func split(h int, firstBig bool) (int, int) {
+	if h < 8 {
+		return h / 2, h - h/2
+	}
 	small := max(h/3, min(4, h/2))
 	big := h - small
 	if firstBig {
@@ -237,10 +240,18 @@ func split(h int, firstBig bool) (int, int) {
 	return small, big
 }
 
+// Which of two stacked boxes gets the most rows.
+const (
+	bigFirst = iota
+	bigSecond
+	bigNeither
+)
+
 // twoBoxes sizes two boxes side by side (from 100 cells) or stacked, in
-// the rows the body leaves; it returns where the second one starts,
+// the rows the body leaves, the big one (bigFirst, bigSecond or
+// bigNeither) with most of them; it returns where the second one starts,
 // relative to the body's top left corner.
-func (m *Model) twoBoxes(a, b interface{ SetSize(int, int) }, firstBig bool) (bx, by int) {
+func (m *Model) twoBoxes(a, b interface{ SetSize(int, int) }, big int) (bx, by int) {
 	w, h := m.lay.w, m.bodyRows()
 	m.lay.beside = w >= common.SideBySideMin
 	if m.lay.beside {
@@ -249,7 +260,10 @@ func (m *Model) twoBoxes(a, b interface{ SetSize(int, int) }, firstBig bool) (bx
 		b.SetSize(w-lw, h)
 		return lw, 0
 	}
-	ah, bh := split(h, firstBig)
+	ah, bh := split(h, big == bigFirst)
+	if big == bigNeither {
+		ah, bh = h/2, h-h/2
+	}
 	a.SetSize(w, ah)
 	b.SetSize(w, bh)
 	return 0, ah
@@ -272,7 +286,11 @@ func (m *Model) liveCall(v *stepView, x0, y0 int, auto bool) {
 	m.lay.head = append(m.lay.head, m.label(fmt.Sprintf("▶ revealing %d/%d", k, n), r.Label, k == n))
 	onResp := r.Side == wt.SideResponse
 	req, resp := m.panes[0], m.panes[1]
-	bx, by := m.twoBoxes(req, resp, !onResp)
+	big := bigFirst
+	if onResp {
+		big = bigSecond
+	}
+	bx, by := m.twoBoxes(req, resp, big)
 	// The request: marked while it is the part shown (the whole of it,
 	// so no reverse video).
 	var reqHL *wt.Lines
@@ -313,7 +331,7 @@ func (m *Model) liveCall(v *stepView, x0, y0 int, auto bool) {
 func (m *Model) setEnvelope(p *pane.Model, title string, e *envelope, hl *wt.Lines, reverse bool) int {
 	st := m.c.Styles
 	from := -1
-	p.SetBuild(title, e.pretty, func(w int) string {
+	p.SetBuild(title, "", func(w int) string {
 		s, f, _ := e.marked(w, st, hl, reverse)
 		from = f
 		return s
@@ -345,10 +363,14 @@ func (m *Model) compare(v *stepView, x0, y0 int) {
 	}
 	m.lay.head = append(m.lay.head, m.label(lead, text, m.part >= 2))
 	bad, good := m.panes[0], m.panes[1]
-	bx, by := m.twoBoxes(bad, good, m.part < 2)
-	bad.SetBuild(fmt.Sprintf("✗ %s (bad) · %s", d.badStyle, classWords(d.bad)), d.bad.pretty, func(w int) string { return d.bad.plainText(w, st) })
+	big := bigFirst
 	if m.part >= 2 {
-		good.SetBuild("✓ good · "+classWords(d.good), d.good.pretty, func(w int) string { return d.good.plainText(w, st) })
+		big = bigSecond
+	}
+	bx, by := m.twoBoxes(bad, good, big)
+	bad.SetBuild(fmt.Sprintf("✗ %s (bad) · %s", d.badStyle, classWords(d.bad)), "", func(w int) string { return d.bad.plainText(w, st) })
+	if m.part >= 2 {
+		good.SetBuild("✓ good · "+classWords(d.good), "", func(w int) string { return d.good.plainText(w, st) })
 	} else {
 		good.SetContent("✓ good", "", func(w int) string { return st.Muted.Render(ansi.Wrap("▷ next click: the good response", w, "")) })
 	}
@@ -383,18 +405,18 @@ func (m *Model) loadSides(v *stepView) {
 	}
 }
 
-// sideTitle is "Naive agent · meets generic · 5 calls · t=12.0s", with
-// the verdict once the whole run shows.
+// sideTitle is "Naive · meets generic · 5 calls · t=12.0s", led by the
+// verdict's ✓ or ✗ once the whole run shows (its words are under the
+// timelines).
 func sideTitle(name string, r *agent.Run, t *timeline.Model) string {
 	s := name
+	if t.Done() {
+		s = verdictWords(r)[:len("✓")] + " " + s
+	}
 	if style := runStyles(r); style != "" {
 		s += " · meets " + style
 	}
-	s += " · " + common.Plural(t.Calls(), "call") + " · " + timeline.TimeLabel(t.Clock())
-	if t.Done() {
-		s += " · " + verdictWords(r)
-	}
-	return s
+	return s + " · " + common.Plural(t.Calls(), "call") + " · " + timeline.TimeLabel(t.Clock())
 }
 
 // runStyles is the response styles a run met ("generic", "good").
@@ -452,8 +474,8 @@ func (m *Model) agents(v *stepView, x0, y0 int) {
 	if informed.Shown() != at[1] {
 		informed.SetShown(at[1])
 	}
-	naive.SetTitle(sideTitle("Naive agent", d.runs.Naive, naive))
-	informed.SetTitle(sideTitle("Informed agent", d.runs.Informed, informed))
+	naive.SetTitle(sideTitle("Naive", d.runs.Naive, naive))
+	informed.SetTitle(sideTitle("Informed", d.runs.Informed, informed))
 	now := max(naive.Clock(), informed.Clock())
 	m.lay.kind = laySides
 	m.lay.head = append(m.lay.head, m.label(fmt.Sprintf("▶ event %d/%d", k, n), timeline.TimeLabel(now), k == n))
@@ -464,7 +486,7 @@ func (m *Model) agents(v *stepView, x0, y0 int) {
 			ansi.Truncate(st.Bold.Render("Informed: ")+fmt.Sprintf("%s in %.1fs · %s", common.Plural(d.runs.Informed.Calls, "call"), d.runs.Informed.VirtualSeconds, verdictWords(d.runs.Informed)), m.lay.w, "…"),
 		}
 	}
-	bx, by := m.twoBoxes(naive, informed, true)
+	bx, by := m.twoBoxes(naive, informed, bigNeither)
 	top := y0 + len(m.lay.head)
 	m.spots = append(m.spots, sideSpot(naive, x0, top), sideSpot(informed, x0+bx, top+by))
 }
@@ -494,7 +516,7 @@ func (m *Model) coordinator(v *stepView, x0, y0 int) {
 		m.lay.head = append(m.lay.head, m.label("▶ the coordinator's move", moveWords(cr), true))
 	}
 	if m.part > n {
-		report.SetBuild("The one report it sent ("+cr.Report.Status+")", d.report.pretty, func(w int) string { return d.report.plainText(w, st) })
+		report.SetBuild("The one report it sent ("+cr.Report.Status+")", "", func(w int) string { return d.report.plainText(w, st) })
 	} else {
 		report.SetContent("The one report it sends", "", func(w int) string {
 			return st.Muted.Render(ansi.Wrap("▷ after the subagent's last step: its one report", w, ""))
