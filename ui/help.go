@@ -31,7 +31,9 @@ func (a *App) renderHelp(w int) string {
 		groups := top.FullHelp()
 		// While the full help is open, esc closes it (it does not go back).
 		closeHelp := key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close help"))
-		general := []key.Binding{closeHelp, g.Quit, g.Force}
+		// The mouse, said once for every screen (no key matches "mouse").
+		mouse := key.NewBinding(key.WithKeys("mouse"), key.WithHelp("mouse", "wheel scrolls, click focuses"))
+		general := []key.Binding{closeHelp, g.Quit, g.Force, mouse}
 		groups = append(groups, general)
 		full := a.fullHelpRows(groups, w)
 		// Keep at least a few body lines visible under a tall help.

@@ -48,3 +48,11 @@ func TestScenarioMouse(t *testing.T) {
 		t.Errorf("the wheel focused the request pane: %q", l)
 	}
 }
+
+// The full help (?) says what the mouse does.
+func TestFullHelpNamesTheMouse(t *testing.T) {
+	m, _ := uitest.Drive(New(Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}), uitest.Size120, uitest.Press("?"))
+	if !strings.Contains(m.View(), "wheel scrolls, click focuses") {
+		t.Errorf("the full help does not mention the mouse:\n%s", m.View())
+	}
+}
