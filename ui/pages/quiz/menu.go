@@ -28,6 +28,9 @@ type Menu struct {
 	seed    uint64 // --seed, kept for the menu's later sessions
 
 	cursor int
+	// entryAt is the menu entry each line of the last View belongs to
+	// (-1 for none), for the mouse.
+	entryAt []int
 	setup  int // menuPractice or menuExam while setting up; -1 otherwise
 	field  int
 	edit   string // digits typed into the field, not yet applied
@@ -264,8 +267,32 @@ func (m *Menu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.key(msg)
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
 	}
 	return m, nil
+}
+
+// mouse, on the menu (not the set-up): the wheel moves the cursor; a left
+// click selects the entry under the pointer and opens it when it was
+// already selected, as on Home.
+func (m *Menu) mouse(msg tea.MouseMsg) tea.Cmd {
+	if m.setup >= 0 || m.edit != "" {
+		return nil
+	}
+	switch d := wheel(msg); {
+	case d < 0:
+		m.cursor = max(m.cursor-1, 0)
+	case d > 0:
+		m.cursor = min(m.cursor+1, len(menuEntries)-1)
+	case leftClick(msg) && msg.Y >= 0 && msg.Y < len(m.entryAt) && m.entryAt[msg.Y] >= 0:
+		if i := m.entryAt[msg.Y]; i != m.cursor {
+			m.cursor = i
+			return nil
+		}
+		return m.open()
+	}
+	return nil
 }
 
 func (m *Menu) key(k tea.KeyMsg) tea.Cmd {
@@ -484,10 +511,16 @@ func (m *Menu) View() string {
 		descRows = 1
 	}
 	gap := len(lines)+len(menuEntries)*4 <= m.h
+	m.entryAt = m.entryAt[:0]
+	for range lines {
+		m.entryAt = append(m.entryAt, -1)
+	}
 	for i, e := range menuEntries {
 		if gap && i > 0 {
 			add("")
+			m.entryAt = append(m.entryAt, -1)
 		}
+		first := len(lines)
 		lead, ns := "   ", st.Bold
 		if m.pool == nil {
 			ns = st.Coming
@@ -511,6 +544,9 @@ func (m *Menu) View() string {
 		}
 		for _, l := range d {
 			add("     " + st.Muted.Render(l))
+		}
+		for range lines[first:] {
+			m.entryAt = append(m.entryAt, i)
 		}
 	}
 	return strings.Join(lines, "\n")

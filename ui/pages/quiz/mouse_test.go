@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	qz "github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
 	"github.com/errorlab/errorlab/ui/pages/quiz"
 )
@@ -136,5 +137,36 @@ func TestMouseScrollsTheResults(t *testing.T) {
 	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, 10, 5))
 	if !strings.Contains(m.View(), "Weakest topics") {
 		t.Errorf("wheel up does not scroll the results back:\n%s", m.View())
+	}
+}
+
+// On the menu, as on Home: a click selects an entry, a second click on it
+// opens it, and the wheel moves the cursor.
+func TestMenuMouse(t *testing.T) {
+	pool := testPool(t)
+	useQuiz(t, pool, &fakeClock{t: quizT0}, true)
+	newApp := func() tea.Model { return ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}) }
+	home, _ := uitest.Drive(newApp(), uitest.Size120)
+	var keys []tea.Msg
+	for range uitest.HomeKeyIndex(t, newApp(), "Practice & exam") {
+		keys = append(keys, uitest.Press("down"))
+	}
+	m, _ := uitest.Drive(home, append(keys, uitest.Press("enter"))...)
+	if !strings.Contains(m.View(), "▸ Practice") {
+		t.Fatalf("the menu does not start on Practice:\n%s", m.View())
+	}
+	x, y := cellOf(t, m.View(), "Results")
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y))
+	if !strings.Contains(m.View(), "▸ Results") {
+		t.Fatalf("a click on Results did not select it:\n%s", m.View())
+	}
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, x, y))
+	if !strings.Contains(m.View(), "▸ Review") {
+		t.Fatalf("wheel up did not move the cursor to Review:\n%s", m.View())
+	}
+	x, y = cellOf(t, m.View(), "Results")
+	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y), mouse(tea.MouseButtonLeft, x, y))
+	if h := strings.Split(m.View(), "\n")[0]; !strings.Contains(h, "› Results") {
+		t.Errorf("two clicks on Results did not open it; header %q", h)
 	}
 }
