@@ -31,9 +31,9 @@ type Menu struct {
 	// entryAt is the menu entry each line of the last View belongs to
 	// (-1 for none), for the mouse.
 	entryAt []int
-	setup  int // menuPractice or menuExam while setting up; -1 otherwise
-	field  int
-	edit   string // digits typed into the field, not yet applied
+	setup   int // menuPractice or menuExam while setting up; -1 otherwise
+	field   int
+	edit    string // digits typed into the field, not yet applied
 
 	topic int // 0 = all topics, i = qz.Topics[i-1]
 	// pCount is the practice length the learner chose (default 10). A
