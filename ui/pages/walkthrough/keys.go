@@ -11,6 +11,7 @@ type KeyMap struct {
 	Forward key.Binding // the next part, past the last one the next step
 	Back    key.Binding // the previous part, before the first the previous step
 	Jump    key.Binding // g, a step number, enter (or a pause)
+	All     key.Binding // every part of this step (a long agents run)
 	First   key.Binding
 	Last    key.Binding
 	Black   key.Binding // blank the room's screen to black
@@ -33,6 +34,7 @@ func DefaultKeyMap() KeyMap {
 		Forward: key.NewBinding(key.WithKeys(" ", "right", "pgdown", "enter"), key.WithHelp("space/→/pgdn/enter", "forward")),
 		Back:    key.NewBinding(key.WithKeys("left", "pgup", "backspace"), key.WithHelp("←/pgup/backspace", "back")),
 		Jump:    key.NewBinding(key.WithKeys("g"), key.WithHelp("g 7 enter", "go to step 7")),
+		All:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all of this step")),
 		First:   key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first step")),
 		Last:    key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last step")),
 		Black:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "blank to black")),
@@ -42,7 +44,7 @@ func DefaultKeyMap() KeyMap {
 		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
 		Focus:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane to scroll")),
-		Relink:  key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "link to the audience view again")),
+		Relink:  key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "link again")),
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
 		Leave:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list")),
 		Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
@@ -58,14 +60,14 @@ func (m *Model) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.KeyMap
-	view := []key.Binding{k.Notes, k.Timer, k.Up, k.Down, k.Focus}
+	scroll := []key.Binding{k.Up, k.Down, k.Focus}
 	if m.presenter {
-		view = append(view, k.Relink)
+		scroll = append(scroll, k.Relink)
 	}
 	return [][]key.Binding{
-		{k.Forward, k.Back, k.Jump, k.First, k.Last},
-		{k.Black, k.White},
-		view,
+		{k.Forward, k.Back, k.All, k.Jump, k.First, k.Last},
+		{k.Black, k.White, k.Notes, k.Timer},
+		scroll,
 		{k.Help, k.Leave, k.Quit},
 	}
 }

@@ -109,6 +109,8 @@ func TestForwardAndBack(t *testing.T) {
 		m, _ = press(m, k)
 		at(t, m, 2, liveCallParts-2-i, k)
 	}
+	m, _ = press(m, "a")
+	at(t, m, 2, liveCallParts-1, "a: all of the step")
 	m, _ = press(m, "home")
 	at(t, m, 1, 0, "home")
 	m, _ = press(m, "left")
@@ -364,5 +366,18 @@ func TestBuiltInList(t *testing.T) {
 	m, _ := uitest.Drive(ui.New(ui.Options{Catalog: uitest.Catalog(t)}), uitest.Size120, common.OpenWalkthroughsMsg{})
 	if v := m.View(); !strings.Contains(v, "Four failures in one afternoon") || !strings.Contains(v, "25 min · 14 steps") {
 		t.Errorf("the built-in list:\n%s", v)
+	}
+}
+
+// Keys that arrive in one message (tmux send-keys, a clicker's macro,
+// fast typing) count one by one: "g7" then enter goes to step 7, "nb"
+// shows the notes and blanks.
+func TestKeysTogether(t *testing.T) {
+	m := open(t, false, 80, 24)
+	m, _ = uitest.Drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g7")}, keyMsg("enter"))
+	at(t, m, 7, 0, "g7 in one message, then enter")
+	m, _ = uitest.Drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("nb")})
+	if walkthrough.Blank(m.(*ui.App).Top()) != "black" {
+		t.Errorf("nb in one message: blank %q", walkthrough.Blank(m.(*ui.App).Top()))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -193,26 +194,41 @@ func (m *Model) setNext() {
 	})
 }
 
-// arrangeHelp fills the keys box shown over the screen.
+// arrangeHelp fills the keys box shown over the screen: the groups of
+// FullHelp in two columns when they fit side by side, else in one.
 func (m *Model) arrangeHelp() {
 	st := m.c.Styles
-	var rows []string
-	kw := 0
-	for _, group := range m.FullHelp() {
+	groups := m.FullHelp()
+	kw, dw := 0, 0
+	for _, group := range groups {
 		for _, b := range group {
 			kw = max(kw, ansi.StringWidth(b.Help().Key))
+			dw = max(dw, ansi.StringWidth(b.Help().Desc))
 		}
 	}
-	for gi, group := range m.FullHelp() {
-		if gi > 0 {
-			rows = append(rows, "")
+	column := func(gs [][]key.Binding) []string {
+		var rows []string
+		for gi, group := range gs {
+			if gi > 0 {
+				rows = append(rows, "")
+			}
+			for _, b := range group {
+				rows = append(rows, st.Help.FullKey.Render(common.PadRight(b.Help().Key, kw))+"  "+st.Help.FullDesc.Render(b.Help().Desc))
+			}
 		}
-		for _, b := range group {
-			rows = append(rows, st.Help.FullKey.Render(common.PadRight(b.Help().Key, kw))+"  "+st.Help.FullDesc.Render(b.Help().Desc))
-		}
+		return rows
+	}
+	colW := kw + 2 + dw
+	w := colW + 3
+	var rows []string
+	if half := (len(groups) + 1) / 2; 2*colW+2+3 <= m.width-2 {
+		rows = common.BesideLines(column(groups[:half]), column(groups[half:]), colW, "  ")
+		w = 2*colW + 2 + 3
+	} else {
+		rows = column(groups)
 	}
 	rows = append(rows, "", st.Muted.Render("any key closes this · ctrl+c quits at once"))
-	w := min(m.width-2, kw+40)
+	w = min(max(w, 46), m.width-2)
 	h := min(len(rows)+2, max(m.height-2, 3))
 	m.helpPane.SetSize(w, h)
 	m.helpPane.SetContent("Keys", "", func(int) string { return strings.Join(rows, "\n") })

@@ -249,6 +249,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) key(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 {
+		// Keys that arrive together (a clicker's macro, tmux send-keys,
+		// fast typing) come as one message: each is a key of its own.
+		var cmds []tea.Cmd
+		for _, r := range k.Runes {
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	km := m.KeyMap
 	m.c.ClearStatus()
 	if a := m.asking; a != askNone {
@@ -285,6 +294,11 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, km.Jump):
 		m.jumping, m.jump = true, ""
 		m.jumpGen++
+	case key.Matches(k, km.All):
+		if m.started.IsZero() {
+			m.started = timeNow()
+		}
+		return tea.Batch(m.goTo(m.step, -1), m.armTick())
 	case key.Matches(k, km.First):
 		return m.goTo(0, 0)
 	case key.Matches(k, km.Last):
