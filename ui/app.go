@@ -460,22 +460,7 @@ func tooSmallView(w, h int) string {
 
 // fitBlock pads or cuts s to exactly h lines, each at most w cells.
 func fitBlock(s string, w, h int) string {
-	if h <= 0 {
-		return ""
-	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "")
-		}
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(common.FitLines(strings.Split(s, "\n"), w, h), "\n")
 }
 
 // clampFrame is the last guard: no line wider than w, no more than h lines.

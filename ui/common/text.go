@@ -325,3 +325,41 @@ func Sanitize(s string) string {
 func isBadControl(r rune) bool {
 	return r != '\n' && (unicode.IsControl(r) || r == 0x7f)
 }
+
+// FitLines cuts or pads lines to exactly h (none when h <= 0), each at
+// most w cells.
+func FitLines(lines []string, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// ScrollRows fits a list into h lines: head on top, then the window of
+// rows that keeps cursorRow in view with margin rows after it. owner
+// says, for each row, which item it belongs to; it comes back for each
+// line shown (-1 for the head's).
+func ScrollRows(head, rows []string, owner []int, cursorRow, h, margin int) ([]string, []int) {
+	avail := max(h-len(head), 1)
+	start := 0
+	if cursorRow+margin > avail {
+		start = min(cursorRow+margin-avail, max(len(rows)-avail, 0))
+	}
+	end := min(start+avail, len(rows))
+	at := make([]int, len(head), len(head)+end-start)
+	for i := range at {
+		at[i] = -1
+	}
+	return append(head, rows[start:end]...), append(at, owner[start:end]...)
+}

@@ -120,23 +120,10 @@ func (m *Model) open() tea.Cmd {
 // mouse: the wheel moves the cursor; a left click selects the section
 // under the pointer, and opens it when it was already selected.
 func (m *Model) mouse(e tea.MouseMsg) tea.Cmd {
-	if e.Action != tea.MouseActionPress {
-		return nil
-	}
-	switch e.Button {
-	case tea.MouseButtonWheelUp:
-		m.cursor = max(m.cursor-1, 0)
-	case tea.MouseButtonWheelDown:
-		m.cursor = min(m.cursor+1, len(m.items)-1)
-	case tea.MouseButtonLeft:
-		_, at := m.frame()
-		if e.Y < 0 || e.Y >= len(at) || at[e.Y] < 0 {
-			return nil
-		}
-		if at[e.Y] == m.cursor {
-			return m.open()
-		}
-		m.cursor = at[e.Y]
+	_, at := m.frame()
+	var open bool
+	if m.cursor, open = common.PickRow(e, m.cursor, len(m.items), at); open {
+		return m.open()
 	}
 	return nil
 }
@@ -189,17 +176,7 @@ func (m *Model) frame() ([]string, []int) {
 			break
 		}
 	}
-	avail := max(m.h-len(head), 1)
-	start := 0
-	if cursorRow+3 > avail {
-		start = min(cursorRow+3-avail, max(len(rows)-avail, 0))
-	}
-	end := min(start+avail, len(rows))
-	at := make([]int, len(head), len(head)+end-start)
-	for i := range at {
-		at[i] = -1
-	}
-	return append(head, rows[start:end]...), append(at, owner[start:end]...)
+	return common.ScrollRows(head, rows, owner, cursorRow, m.h, 3)
 }
 
 // rows renders the menu with each description on one line or wrapped

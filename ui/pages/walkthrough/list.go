@@ -97,23 +97,10 @@ func (l *List) key(k tea.KeyMsg) tea.Cmd {
 // mouse: the wheel moves the cursor; a click selects the walkthrough
 // under the pointer and presents it when it was already selected.
 func (l *List) mouse(e tea.MouseMsg) tea.Cmd {
-	if e.Action != tea.MouseActionPress || len(l.items) == 0 {
-		return nil
-	}
-	switch e.Button {
-	case tea.MouseButtonWheelUp:
-		l.cursor = max(l.cursor-1, 0)
-	case tea.MouseButtonWheelDown:
-		l.cursor = min(l.cursor+1, len(l.items)-1)
-	case tea.MouseButtonLeft:
-		_, owner := l.frame()
-		if e.Y < 0 || e.Y >= len(owner) || owner[e.Y] < 0 {
-			return nil
-		}
-		if owner[e.Y] == l.cursor {
-			return common.Send(common.OpenWalkthroughMsg{ID: l.items[l.cursor].ID})
-		}
-		l.cursor = owner[e.Y]
+	_, owner := l.frame()
+	var open bool
+	if l.cursor, open = common.PickRow(e, l.cursor, len(l.items), owner); open {
+		return common.Send(common.OpenWalkthroughMsg{ID: l.items[l.cursor].ID})
 	}
 	return nil
 }
@@ -170,17 +157,7 @@ func (l *List) frame() ([]string, []int) {
 	if len(head)+len(rows) > l.h {
 		head = head[:1]
 	}
-	avail := max(l.h-len(head), 1)
-	start := 0
-	if cursorRow+4 > avail {
-		start = min(cursorRow+4-avail, max(len(rows)-avail, 0))
-	}
-	end := min(start+avail, len(rows))
-	at := make([]int, len(head), len(head)+end-start)
-	for i := range at {
-		at[i] = -1
-	}
-	return append(head, rows[start:end]...), append(at, owner[start:end]...)
+	return common.ScrollRows(head, rows, owner, cursorRow, l.h, 4)
 }
 
 // Selected is the walkthrough under the cursor, nil when there is none.

@@ -367,6 +367,18 @@ func TestBuiltInList(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "Four failures in one afternoon") || !strings.Contains(v, "25 min · 14 steps") {
 		t.Errorf("the built-in list:\n%s", v)
 	}
+	// The mouse: the wheel moves the cursor, a click on the selected
+	// walkthrough presents it.
+	m, _ = uitest.Drive(m, uitest.MousePress(10, 5, tea.MouseButtonWheelDown))
+	l := m.(*ui.App).Top().(*walkthrough.List)
+	if l.Selected().ID != "empty-is-not-an-error" {
+		t.Fatalf("the wheel selects %s", l.Selected().ID)
+	}
+	row := uitest.RowOf(t, m.View(), "▸ Empty is not an error")
+	m, _ = uitest.Drive(m, uitest.MousePress(10, row, tea.MouseButtonLeft))
+	if s := screen(t, m); s.Walkthrough().ID != "empty-is-not-an-error" || s.Presenter() {
+		t.Errorf("a click on the selected one presents %s (presenter %v)", s.Walkthrough().ID, s.Presenter())
+	}
 }
 
 // Keys that arrive in one message (tmux send-keys, a clicker's macro,
@@ -379,5 +391,28 @@ func TestKeysTogether(t *testing.T) {
 	m, _ = uitest.Drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("nb")})
 	if walkthrough.Blank(m.(*ui.App).Top()) != "black" {
 		t.Errorf("nb in one message: blank %q", walkthrough.Blank(m.(*ui.App).Top()))
+	}
+}
+
+// The wheel scrolls the pane under the pointer (the room's screen has no
+// header: rows are the terminal's), ↑/↓ the one in focus, tab moves the
+// focus.
+func TestScroll(t *testing.T) {
+	m := open(t, false, 80, 24)
+	m, _ = press(m, "g", "2", "enter", "space", "space", "space", "space")
+	before := uitest.LineWith(m.View(), "/27")
+	row := uitest.RowOf(t, m.View(), `"errorCategory": "transient"`)
+	m, _ = uitest.Drive(m, uitest.MousePress(20, row, tea.MouseButtonWheelUp))
+	after := uitest.LineWith(m.View(), "/27")
+	if before == after || !strings.Contains(after, "13-24/27") {
+		t.Errorf("the wheel over the response: %q, then %q\n%s", before, after, m.View())
+	}
+	m, _ = press(m, "down")
+	if !strings.Contains(m.View(), "14-25/27") {
+		t.Errorf("↓ does not scroll the response in focus:\n%s", m.View())
+	}
+	m, _ = press(m, "tab", "down")
+	if !strings.Contains(m.View(), "2-5/11") {
+		t.Errorf("tab, ↓ does not scroll the request:\n%s", m.View())
 	}
 }

@@ -264,7 +264,7 @@ func (m *Model) View() string {
 			}
 		}
 	}
-	return strings.Join(fit(lines, m.width, m.height), "\n")
+	return strings.Join(common.FitLines(lines, m.width, m.height), "\n")
 }
 
 func (m *Model) presenterLines() []string {
@@ -286,15 +286,15 @@ func (m *Model) presenterLines() []string {
 			right = append(right, strings.Split(m.notesPane.View(), "\n")...)
 		}
 		right = append(right, strings.Split(m.nextPane.View(), "\n")...)
-		lines = common.BesideLines(fit(now, p.leftW, h0), right, p.leftW, "")
+		lines = common.BesideLines(common.FitLines(now, p.leftW, h0), right, p.leftW, "")
 	} else {
-		lines = fit(now, m.width, p.nowH)
+		lines = common.FitLines(now, m.width, p.nowH)
 		if p.notesH > 0 {
 			lines = append(lines, strings.Split(m.notesPane.View(), "\n")...)
 		}
 		lines = append(lines, strings.Split(m.nextPane.View(), "\n")...)
 	}
-	lines = fit(lines, m.width, h0)
+	lines = common.FitLines(lines, m.width, h0)
 	return append(lines, m.presenterStatus(), m.footer())
 }
 

@@ -665,7 +665,7 @@ func (m *Model) slideLines() []string {
 		out = append(out, "")
 	}
 	out = append(out[:min(len(out), l.h-len(l.foot))], l.foot...)
-	return fit(out, l.w, l.h)
+	return common.FitLines(out, l.w, l.h)
 }
 
 func appendPair(out []string, a, b string, beside bool) []string {
@@ -674,20 +674,4 @@ func appendPair(out []string, a, b string, beside bool) []string {
 	}
 	out = append(out, strings.Split(a, "\n")...)
 	return append(out, strings.Split(b, "\n")...)
-}
-
-// fit cuts or pads lines to exactly h, each at most w cells.
-func fit(lines []string, w, h int) []string {
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "")
-		}
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return lines
 }
