@@ -90,8 +90,22 @@ type QuizStart = quizpage.Start
 // Run starts the app full screen (alternate screen) and returns when the
 // user quits. The error is Bubble Tea's (no terminal, a failed render).
 func Run(opts Options) error {
-	_, err := tea.NewProgram(New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120)).Run()
+	m, err := tea.NewProgram(New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120)).Run()
+	if a, ok := m.(*App); ok {
+		a.Close()
+	}
 	return err
+}
+
+// Close releases what the screens on the stack hold (common.Closer): a
+// walkthrough's link, say, so the views linked to it hear at once that
+// it has gone. Run calls it when the program ends.
+func (a *App) Close() {
+	for i := len(a.stack) - 1; i >= 0; i-- {
+		if cl, ok := a.stack[i].(common.Closer); ok {
+			cl.Close()
+		}
+	}
 }
 
 // New builds the root model. It never fails: problems (an unknown

@@ -181,6 +181,8 @@ func TestLinkOverSocket(t *testing.T) {
 	none.press("l")
 	none.waitFor(t, "linking with l", linked, aud2)
 	none.waitFor(t, "catching up with the new audience", none.at(1, 0), aud2)
-	aud2.press("esc", "esc")
-	late.press("q", "q")
+	// The program ends (q q, ctrl+c): ui.Run closes the App, and with it
+	// the link.
+	aud2.m.(*ui.App).Close()
+	none.waitFor(t, "hearing that the audience ended", none.shows("the audience view has gone"))
 }
