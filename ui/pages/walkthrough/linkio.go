@@ -234,6 +234,11 @@ func (m *Model) apply(s link.State) {
 		m.c.SetStatus(common.StatusWarn, "the other view presents %q, not %q: its moves are ignored", s.Walkthrough, m.w.ID)
 		return
 	}
+	if m.c.Status().Kind == common.StatusInfo {
+		// "a presenter view joined", "the end…": old news once the
+		// other side moves; warnings and errors stay.
+		m.c.ClearStatus()
+	}
 	step := min(max(s.Step, 0), len(m.views)-1)
 	if step != m.step {
 		m.focus = 0
