@@ -1,16 +1,13 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/errorlab/errorlab/ui/internal/uitest"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/styles"
@@ -145,34 +142,5 @@ func TestCompareCopySaysWhichSide(t *testing.T) {
 		uitest.Size120, uitest.Press("d"), uitest.Press(uitest.KeyOf(rules.RetrySame)), uitest.Press("y"))
 	if line := uitest.LineWith(m.View(), "✓ copied"); !strings.Contains(line, "copied the protocol error response (compare: bad left, good right; tab to choose)") {
 		t.Errorf("copy status %q", line)
-	}
-}
-
-// Item 9: "Tell the customer:" quotes the customerMessage the good
-// response carries, under any style.
-func TestTellTheCustomerQuotesTheTool(t *testing.T) {
-	cat := uitest.Catalog(t)
-	sc, ok := cat.Get(uitest.RefundWindowID)
-	if !ok {
-		t.Skip("no " + uitest.RefundWindowID)
-	}
-	ex, err := sc.Exchange(context.Background(), mockserver.StyleGood, sc.Revision())
-	uitest.Must(t, err)
-	c, err := rules.Classify(ex.Response)
-	uitest.Must(t, err)
-	want := c.Meta.CustomerMessage
-	if want == "" || want == strings.Join(strings.Fields(sc.CustomerMessage), " ") {
-		t.Skipf("the tool's customerMessage %q does not differ from the scenario's", want)
-	}
-	for _, keys := range [][]tea.Msg{
-		{uitest.Press("enter"), uitest.Press(uitest.KeyOf(sc.BestAction))},                    // good style
-		{uitest.Press("s"), uitest.Press("enter"), uitest.Press(uitest.KeyOf(sc.BestAction))}, // a bad style: fetched
-		{uitest.Press("d"), uitest.Press(uitest.KeyOf(sc.BestAction))},                        // the comparison
-	} {
-		m := openAt(t, uitest.RefundWindowID, uitest.Size120, keys...)
-		view := uitest.Flat(lowerView(t, m))
-		if !strings.Contains(view, uitest.Flat("Tell the customer: “"+want+"”")) {
-			t.Errorf("%v: Tell the customer does not quote the tool:\n%s", keys, lowerView(t, m))
-		}
 	}
 }
