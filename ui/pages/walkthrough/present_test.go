@@ -416,3 +416,19 @@ func TestScroll(t *testing.T) {
 		t.Errorf("tab, ↓ does not scroll the request:\n%s", m.View())
 	}
 }
+
+// A click on a pane focuses it: ↓ then scrolls that pane.
+func TestClickFocuses(t *testing.T) {
+	m := open(t, false, 80, 24)
+	m, _ = press(m, "g", "2", "enter", "space", "space", "space", "space")
+	row := uitest.RowOf(t, m.View(), "Request (client → server)")
+	m, _ = uitest.Drive(m, uitest.MousePress(20, row+1, tea.MouseButtonLeft))
+	before := m.View()
+	m, _ = press(m, "down")
+	if !strings.Contains(m.View(), "2-5/11") || m.View() == before {
+		t.Errorf("a click on the request does not focus it: ↓ does not scroll it\n%s\n%s", before, m.View())
+	}
+	if strings.Contains(uitest.LineWith(m.View(), "/27"), "14-") {
+		t.Errorf("↓ after a click on the request scrolled the response:\n%s", m.View())
+	}
+}

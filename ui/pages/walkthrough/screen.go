@@ -384,13 +384,19 @@ func (m *Model) footer() string {
 	return common.JoinEnds(left, right, m.width)
 }
 
-// mouse: the wheel scrolls the box under the pointer.
+// mouse: the wheel scrolls the box under the pointer; a click focuses
+// it (↑/↓ then scroll it).
 func (m *Model) mouse(e tea.MouseMsg) {
 	if m.blankLines != nil {
 		return
 	}
-	for _, s := range m.spots {
+	for i, s := range m.spots {
 		if e.X >= s.x && e.X < s.x+s.w && e.Y >= s.y && e.Y < s.y+s.h {
+			if e.Action == tea.MouseActionPress && e.Button == tea.MouseButtonLeft {
+				m.focus = i
+				m.applyFocus()
+				return
+			}
 			s.wheel(e)
 			return
 		}
