@@ -59,6 +59,9 @@
 package walkthrough
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"strings"
 
 	"github.com/errorlab/errorlab/quiz"
@@ -227,4 +230,18 @@ func (st *Step) Heading(cat *scenarios.Catalog) string {
 		return "Takeaway"
 	}
 	return "Narration"
+}
+
+// Digest identifies this version of the walkthrough: a short hash of its
+// steps and fields as loaded (where it was loaded from aside), so two
+// views presenting the same id can tell they hold the same walkthrough.
+func (w *Walkthrough) Digest() string {
+	c := *w
+	c.File = ""
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:6])
 }

@@ -34,7 +34,11 @@ type State struct {
 	Part        int       `json:"part"`             // reveal progress within the step, 0 = nothing revealed
 	Blank       string    `json:"blank,omitempty"`  // "", "black" or "white"
 	Started     time.Time `json:"started,omitzero"` // when the presentation started (for the timer)
-	Seq         uint64    `json:"seq"`              // set by the link: a newer state has a higher Seq
+	// Content identifies the version of the walkthrough a view holds (a
+	// digest of its steps); two views whose Content differs do not link.
+	// Empty: not checked (an older caller).
+	Content string `json:"content,omitempty"`
+	Seq     uint64 `json:"seq"` // set by the link: a newer state has a higher Seq
 }
 
 // EventKind is what happened to the link.
@@ -85,6 +89,9 @@ var (
 	// ErrAudienceGone is Send's error on a presenter side whose audience
 	// view has gone.
 	ErrAudienceGone = errors.New("the audience view has gone; this presenter view carries on alone")
+	// ErrMismatch is wrapped by Join's error when the audience view holds
+	// another version of the walkthrough than this presenter view.
+	ErrMismatch = errors.New("the two views hold different versions of the walkthrough")
 	// ErrClosed is Send's error after Close.
 	ErrClosed = errors.New("the walkthrough link is closed")
 )
@@ -161,8 +168,33 @@ func Host(path string, initial State) (*Link, error) {
 // Join is the presenter side: it dials the audience view listening on
 // path and says hello. When no audience view is running, the error wraps
 // ErrNoAudience and says how to start one. The host's current state
-// arrives first on Updates.
-func Join(path string) (*Link, error) {
+// arrives first on Updates. Join is JoinWith without options.
+func Join(path string) (*Link, error) { return JoinWith(path, JoinOptions{}) }
+
+// JoinOptions are what a presenter view tells the audience view when it
+// joins.
+type JoinOptions struct {
+	// Walkthrough and Content are the walkthrough this presenter view
+	// holds and its version (State.Content): when the audience view's
+	// differ, neither side links and Join's error wraps ErrMismatch.
+	// Empty: not checked.
+	Walkthrough, Content string
+	// Resume, when set, is where this presenter view went while it drove
+	// alone: the audience view moves there (the timer too) instead of
+	// sending its own state, so a room restarted after a crash resumes at
+	// the presenter's step.
+	Resume *State
+}
+
+// JoinWith is Join with options: the version check and the resume.
+func JoinWith(path string, o JoinOptions) (*Link, error) {
+	if o.Resume != nil {
+		r := *o.Resume
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("walkthrough link: %w", err)
+		}
+		o.Resume = &r
+	}
 	d := net.Dialer{Timeout: handshakeTimeout}
 	c, err := d.Dial("unix", path)
 	if err != nil {
@@ -174,13 +206,18 @@ func Join(path string) (*Link, error) {
 	}
 	p := newPeer(c)
 	c.SetDeadline(time.Now().Add(handshakeTimeout))
-	if err := writeHello(c, rolePresenter, ""); err != nil {
+	if err := writeHello(c, hello{Role: rolePresenter, Walkthrough: o.Walkthrough, Content: o.Content, Resume: o.Resume}); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("walkthrough link: cannot greet the audience view on %s: %w", path, err)
 	}
-	if _, err := readHello(p.r, roleAudience); err != nil {
+	h, err := readHello(p.r, roleAudience)
+	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("walkthrough link: the audience view on %s did not answer as expected: %w", path, err)
+	}
+	if err := mismatch(o.Walkthrough, o.Content, h.Walkthrough, h.Content); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("walkthrough link: not linked: %w: %v", ErrMismatch, err)
 	}
 	c.SetDeadline(time.Time{})
 	l := newLink(false)
@@ -192,6 +229,21 @@ func Join(path string) (*Link, error) {
 		l.read(p)
 	}()
 	return l, nil
+}
+
+// mismatch says how the walkthrough of one view (id, content) differs
+// from the other's; nil when they agree or a side did not say.
+func mismatch(id, content, otherID, otherContent string) error {
+	switch {
+	case id != "" && otherID != "" && id != otherID:
+		return fmt.Errorf("%w: this view presents %q and the other %q", ErrMismatch, id, otherID)
+	case content != "" && otherContent != "" && content != otherContent:
+		if id == "" {
+			id = otherID
+		}
+		return fmt.Errorf("%w: %q is version %s here and %s in the other view; start both with the same --content", ErrMismatch, id, content, otherContent)
+	}
+	return nil
 }
 
 // Send tells the other side(s) that this side moved to s. It assigns
@@ -320,18 +372,23 @@ func (l *Link) serve(c *net.UnixConn) {
 		return
 	}
 	l.mu.Lock()
-	id := l.cur.Walkthrough
+	id, content := l.cur.Walkthrough, l.cur.Content
 	l.mu.Unlock()
 
 	p := newPeer(c)
 	c.SetDeadline(time.Now().Add(handshakeTimeout))
-	if err := writeHello(c, roleAudience, id); err != nil {
+	if err := writeHello(c, hello{Role: roleAudience, Walkthrough: id, Content: content}); err != nil {
 		return // gone before hello: an audience view probing for a live socket
 	}
-	if _, err := readHello(p.r, rolePresenter); err != nil {
+	h, err := readHello(p.r, rolePresenter)
+	if err != nil {
 		if !errors.Is(err, errSilent) {
 			l.refuse("refused a link: " + err.Error())
 		}
+		return
+	}
+	if err := mismatch(id, content, h.Walkthrough, h.Content); err != nil {
+		l.refuse("refused a presenter view: " + err.Error())
 		return
 	}
 	c.SetDeadline(time.Time{})
@@ -340,6 +397,19 @@ func (l *Link) serve(c *net.UnixConn) {
 	if l.closed {
 		l.mu.Unlock()
 		return
+	}
+	if r := h.Resume; r != nil && r.check() == nil && r.Walkthrough == id && (content == "" || r.Content == "" || r.Content == content) {
+		// The presenter drove alone: the room goes where it went.
+		s := *r
+		s.Content = content
+		s.Seq = l.cur.Seq + 1
+		if line, err := encodeState(s); err == nil {
+			l.cur = s
+			offer(l.updates, s)
+			for q := range l.peers {
+				q.queue(line)
+			}
+		}
 	}
 	line, err := encodeState(l.cur)
 	if err != nil { // cannot happen: cur was checked when it was set
@@ -408,6 +478,9 @@ func (l *Link) receive(p *peer, s State) (bool, error) {
 	if l.host {
 		if s.Walkthrough != l.cur.Walkthrough {
 			return false, fmt.Errorf("%w: it drives walkthrough %q, this view presents %q", errForeign, s.Walkthrough, l.cur.Walkthrough)
+		}
+		if s.Content != "" && l.cur.Content != "" && s.Content != l.cur.Content {
+			return false, fmt.Errorf("%w: it drives another version of walkthrough %q", errForeign, s.Walkthrough)
 		}
 		if s.Seq <= l.cur.Seq {
 			return false, nil // stale, or overtaken by a move already taken

@@ -780,3 +780,63 @@ func TestSocketPath(t *testing.T) {
 	}
 	event(t, h, PeerJoined)
 }
+
+// Two views holding different versions of one walkthrough do not link:
+// the presenter's Join says why, and the host reports the refusal.
+func TestDifferentVersionsDoNotLink(t *testing.T) {
+	path := sockPath(t)
+	h := host(t, path, State{Walkthrough: "w", Content: "aaaa"})
+	_, err := JoinWith(path, JoinOptions{Walkthrough: "w", Content: "bbbb"})
+	if !errors.Is(err, ErrMismatch) {
+		t.Fatalf("JoinWith another version: %v, want ErrMismatch", err)
+	}
+	for _, want := range []string{"different versions", `"w"`, "aaaa", "bbbb", "--content"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+	if e := event(t, h, Refused); !strings.Contains(e.Text, "different versions") {
+		t.Errorf("the host's refusal: %q", e.Text)
+	}
+	if h.Peers() != 0 {
+		t.Errorf("peers after a refused version: %d", h.Peers())
+	}
+	// The same version links; so does a presenter that does not say (Join).
+	a, err := JoinWith(path, JoinOptions{Walkthrough: "w", Content: "aaaa"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if s := next(t, a); s.Content != "aaaa" {
+		t.Errorf("catch-up %+v, want content aaaa", s)
+	}
+	join(t, path)
+}
+
+// A presenter that drove alone resumes the room where it went (the timer
+// too) when it joins a fresh audience view, and the other presenters
+// follow.
+func TestResumePushesThePresentersState(t *testing.T) {
+	path := sockPath(t)
+	h := host(t, path, State{Walkthrough: "w", Content: "aaaa"})
+	other := join(t, path)
+	next(t, other)
+	event(t, h, PeerJoined)
+	started := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
+	r := &State{Walkthrough: "w", Step: 12, Part: 1, Started: started, Content: "aaaa"}
+	p, err := JoinWith(path, JoinOptions{Walkthrough: "w", Content: "aaaa", Resume: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	got := next(t, h)
+	expect(t, got, 12, 1, "")
+	if !got.Started.Equal(started) {
+		t.Errorf("the host's timer %v, want %v", got.Started, started)
+	}
+	expect(t, next(t, p), 12, 1, "")
+	expect(t, next(t, other), 12, 1, "")
+	// It moves on from there.
+	send(t, p, State{Walkthrough: "w", Step: 13})
+	expect(t, next(t, h), 13, 0, "")
+}

@@ -14,9 +14,10 @@ import (
 
 // The wire: JSON lines. Each side first sends a hello line,
 //
-//	{"hello":"errorlab-walkthrough-link","version":1,"role":"audience","walkthrough":"ID"}
+//	{"hello":"errorlab-walkthrough-link","version":1,"role":"audience","walkthrough":"ID","content":"DIGEST"}
 //
-// (the presenter's has "role":"presenter" and no walkthrough), then one
+// (the presenter's has "role":"presenter", and may add "resume": a State),
+// then one
 // State per line. A line that is not valid JSON, not a State, or longer
 // than MaxLine ends the connection.
 const (
@@ -36,10 +37,16 @@ type hello struct {
 	Version     int    `json:"version"`
 	Role        string `json:"role"`
 	Walkthrough string `json:"walkthrough,omitempty"`
+	// Content is the version of the walkthrough the view holds
+	// (State.Content); Resume is a presenter's state after driving alone
+	// (JoinOptions.Resume). Older builds send neither.
+	Content string `json:"content,omitempty"`
+	Resume  *State `json:"resume,omitempty"`
 }
 
-func writeHello(c net.Conn, role, walkthrough string) error {
-	b, err := json.Marshal(hello{Hello: protocolName, Version: protocolVersion, Role: role, Walkthrough: walkthrough})
+func writeHello(c net.Conn, h hello) error {
+	h.Hello, h.Version = protocolName, protocolVersion
+	b, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}
