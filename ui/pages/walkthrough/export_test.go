@@ -42,3 +42,19 @@ func Blank(s common.Screen) string {
 	}
 	return ""
 }
+
+// UseRetry sets how often a view retries the link, for one test.
+func UseRetry(tb testing.TB, every time.Duration) {
+	tb.Helper()
+	old := retryEvery
+	retryEvery = every
+	tb.Cleanup(func() { retryEvery = old })
+}
+
+// Started is when the presenting screen's timer started (zero: not yet).
+func Started(s common.Screen) time.Time {
+	if m, ok := s.(*Model); ok {
+		return m.started
+	}
+	return time.Time{}
+}

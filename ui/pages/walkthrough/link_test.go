@@ -1,6 +1,7 @@
 package walkthrough_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	wt "github.com/errorlab/errorlab/scenarios/walkthrough"
 	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/pages/walkthrough"
 )
@@ -180,9 +182,78 @@ func TestLinkOverSocket(t *testing.T) {
 	aud2.waitFor(t, "hosting again", linked)
 	none.press("l")
 	none.waitFor(t, "linking with l", linked, aud2)
-	none.waitFor(t, "catching up with the new audience", none.at(1, 0), aud2)
+	// It drove alone to step 2: the room resumes there, with its timer.
+	aud2.waitFor(t, "resuming at the presenter's step", aud2.at(2, 0), none)
+	if a, p := walkthrough.Started(aud2.m.(*ui.App).Top()), walkthrough.Started(none.m.(*ui.App).Top()); a.IsZero() || !a.Equal(p) {
+		t.Errorf("the room's timer started %v, the presenter's %v", a, p)
+	}
+	none.waitFor(t, "staying where it drove", none.at(2, 0), aud2)
 	// The program ends (q q, ctrl+c): ui.Run closes the App, and with it
 	// the link.
 	aud2.m.(*ui.App).Close()
 	none.waitFor(t, "hearing that the audience ended", none.shows("the audience view has gone"))
+}
+
+// A second audience view for a walkthrough already presented says so in
+// one short line, retries hosting, and takes over the link when the
+// first goes; the presenter then links to it. Two views holding
+// different versions of the walkthrough refuse to link and say why.
+func TestSecondAudienceTakesOverAndVersionsMustMatch(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "run", "wt.sock")
+	lk := walkthrough.SocketLinker()
+	lk.Path = func(string) string { return sock }
+	walkthrough.UseHooks(t, nil, lk, 0)
+	walkthrough.UseRetry(t, 20*time.Millisecond)
+	set, cat := testSet(t)
+	opts := func(presenter bool) ui.Options {
+		return ui.Options{Catalog: cat, Walkthroughs: set, WalkthroughID: "every-kind", Presenter: presenter, ExportDir: t.TempDir()}
+	}
+	aud1 := newProgram("audience 1", ui.New(opts(false)), tea.WindowSizeMsg{Width: 80, Height: 24})
+	aud1.waitFor(t, "hosting", linked)
+	pres := newProgram("presenter", ui.New(opts(true)), tea.WindowSizeMsg{Width: 120, Height: 40})
+	pres.waitFor(t, "joining", linked, aud1)
+	aud2 := newProgram("audience 2", ui.New(opts(false)), tea.WindowSizeMsg{Width: 80, Height: 24})
+	const msg = "⚠ another audience view holds the link: retrying every 20ms"
+	aud2.waitFor(t, "saying another holds the link", aud2.shows(msg), aud1, pres)
+	for _, line := range strings.Split(aud2.m.View(), "\n") {
+		if strings.Contains(line, "another audience view") && !strings.Contains(line, msg) {
+			t.Errorf("the status line is cut: %q", line)
+		}
+	}
+	if len(msg) > 80 {
+		t.Errorf("%q does not fit 80 columns", msg)
+	}
+	aud1.m.(*ui.App).Close()
+	pres.waitFor(t, "hearing audience 1 went", pres.shows("the audience view has gone"), aud2)
+	aud2.waitFor(t, "taking over the link", linked, pres)
+	pres.press("l")
+	pres.waitFor(t, "linking to audience 2", linked, aud2)
+	pres.press("space")
+	aud2.waitFor(t, "following the presenter", aud2.at(2, 0), pres)
+	aud2.m.(*ui.App).Close()
+	pres.waitFor(t, "hearing audience 2 went", pres.shows("the audience view has gone"))
+
+	// Another version of every-kind: its title differs.
+	dir := t.TempDir()
+	b, err := os.ReadFile("testdata/walkthroughs/every-kind.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.Replace(string(b), "title: Every kind of step", "title: Every kind of step, revised", 1))
+	if err := os.WriteFile(filepath.Join(dir, "every-kind.yaml"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set2, err := wt.LoadFS(os.DirFS(dir), dir, cat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aud3 := newProgram("audience of another version", ui.New(ui.Options{Catalog: cat, Walkthroughs: set2, WalkthroughID: "every-kind", ExportDir: t.TempDir()}), tea.WindowSizeMsg{Width: 80, Height: 24})
+	aud3.waitFor(t, "hosting", linked)
+	pres.press("l")
+	pres.waitFor(t, "refusing another version", pres.shows("different versions"), aud3)
+	if walkthrough.Linked(pres.m.(*ui.App).Top()) {
+		t.Error("the presenter linked to another version of the walkthrough")
+	}
+	aud3.waitFor(t, "reporting the refusal", aud3.shows("refused a presenter view"), pres)
+	aud3.m.(*ui.App).Close()
 }

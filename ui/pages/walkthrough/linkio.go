@@ -26,7 +26,7 @@ type Link interface {
 type Linker struct {
 	Path func(id string) string
 	Host func(path string, initial link.State) (Link, error)
-	Join func(path string) (Link, error)
+	Join func(path string, o link.JoinOptions) (Link, error)
 }
 
 // SocketLinker is the real link: a unix socket under the XDG runtime
@@ -41,8 +41,8 @@ func SocketLinker() *Linker {
 			}
 			return l, nil
 		},
-		Join: func(path string) (Link, error) {
-			l, err := link.Join(path)
+		Join: func(path string, o link.JoinOptions) (Link, error) {
+			l, err := link.JoinWith(path, o)
 			if err != nil {
 				return nil, err
 			}
@@ -91,7 +91,7 @@ type (
 
 // state is where this view is, as the link carries it.
 func (m *Model) state() link.State {
-	return link.State{Walkthrough: m.w.ID, Step: m.step, Part: m.part, Blank: m.blank, Started: m.started}
+	return link.State{Walkthrough: m.w.ID, Step: m.step, Part: m.part, Blank: m.blank, Started: m.started, Content: m.digest}
 }
 
 // openLink is the command that hosts the link (the audience view) or
@@ -101,12 +101,17 @@ func (m *Model) openLink() tea.Cmd {
 		return nil
 	}
 	owner, lk, id, presenter, initial := m, linker, m.w.ID, m.presenter, m.state()
+	o := link.JoinOptions{Walkthrough: id, Content: m.digest}
+	if m.droveAlone {
+		// Moved while unlinked: the room resumes here, not at its own step.
+		o.Resume = &initial
+	}
 	return func() tea.Msg {
 		path := lk.Path(id)
 		var l Link
 		var err error
 		if presenter {
-			l, err = lk.Join(path)
+			l, err = lk.Join(path, o)
 		} else {
 			l, err = lk.Host(path, initial)
 		}
@@ -190,20 +195,38 @@ func (m *Model) onLinkOpened(msg linkOpenedMsg) tea.Cmd {
 			m.linkText += " (l tries again)"
 			return nil
 		}
+		if !m.presenter && errors.Is(msg.err, link.ErrAlreadyPresenting) && retryEvery > 0 {
+			// Another room's view holds the socket: take over when it goes.
+			m.linkState = linkWaiting
+			m.linkText = "another audience view holds the link; trying again every " + retryEvery.String()
+			if !m.waitedHost {
+				m.waitedHost = true
+				m.c.SetStatus(common.StatusWarn, "another audience view holds the link: retrying every %v", retryEvery)
+			}
+			owner, gen := m, m.retryGen
+			return tea.Tick(retryEvery, func(time.Time) tea.Msg { return retryMsg{owner: owner, gen: gen} })
+		}
 		m.linkState = linkFailed
 		m.linkText = "not linked, working alone: " + msg.err.Error()
 		if !m.presenter {
 			m.c.SetStatus(common.StatusWarn, "not linked to a presenter view: %v", msg.err)
+		} else if errors.Is(msg.err, link.ErrMismatch) {
+			m.c.SetStatus(common.StatusWarn, "not linked: %v", msg.err)
 		}
 		return nil
 	}
 	m.link = msg.l
 	m.linkState = linkUp
+	m.droveAlone = false
 	if m.presenter {
 		m.linkText = "linked to the audience view: either side drives"
 		m.c.SetStatus(common.StatusOK, "linked to the audience view of %s", m.w.ID)
 	} else {
 		m.linkText = "hosting the link for presenter views"
+		if m.waitedHost {
+			m.waitedHost = false
+			m.c.SetStatus(common.StatusOK, "took over the link: presenter views can join")
+		}
 	}
 	return tea.Batch(waitUpdate(m, msg.l), waitEvent(m, msg.l))
 }
@@ -257,12 +280,14 @@ func (m *Model) apply(s link.State) {
 // send tells the other views where this one is now.
 func (m *Model) send() tea.Cmd {
 	if m.link == nil {
+		m.droveAlone = m.presenter
 		return nil
 	}
 	err := m.link.Send(m.state())
 	switch {
 	case err == nil, errors.Is(err, link.ErrClosed):
 	case errors.Is(err, link.ErrAudienceGone):
+		m.droveAlone = true
 		m.linkState = linkLost
 		m.linkText = "the audience view has gone: carrying on alone (l links again)"
 		m.c.SetStatus(common.StatusWarn, "%s", m.linkText)

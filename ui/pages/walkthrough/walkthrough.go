@@ -109,6 +109,14 @@ type Model struct {
 	linkText  string
 	linkTried bool
 	retryGen  int
+	// digest is the walkthrough's version (link.State.Content);
+	// droveAlone, that this presenter view moved while unlinked, so it
+	// pushes its state when it links (link.JoinOptions.Resume).
+	digest     string
+	droveAlone bool
+	// waitedHost: this audience view found another holding the link and
+	// retries hosting (it says so once).
+	waitedHost bool
 
 	tickGen int
 	ticking bool
@@ -127,6 +135,7 @@ func New(c *common.Common, w *wt.Walkthrough, presenter bool) *Model {
 		w:         w,
 		presenter: presenter,
 		bank:      bank,
+		digest:    w.Digest(),
 		notes:     presenter,
 		timer:     presenter,
 		qpane:     pane.New(c),
