@@ -49,6 +49,9 @@ func (a *app) walkthroughCmd() *cobra.Command {
 				if export != "" || output != "" {
 					return usagef("--export and -o need a walkthrough NAME (see `errorlab walkthrough`)")
 				}
+				if presenter {
+					return usagef("--presenter needs a walkthrough NAME: `errorlab walkthrough NAME --presenter` (`errorlab walkthrough` lists them)")
+				}
 				return a.listWalkthroughs(asJSON)
 			}
 			if asJSON {

@@ -111,6 +111,7 @@ func TestWalkthroughUsage(t *testing.T) {
 		{[]string{"walkthrough", "empty-is-not-an-error", "-o", "x.md"}, "-o names the file for --export"},
 		{[]string{"walkthrough", "empty-is-not-an-error", "--json"}, "--json lists the walkthroughs"},
 		{[]string{"walkthrough", "--export", "md"}, "--export and -o need a walkthrough NAME"},
+		{[]string{"walkthrough", "--presenter"}, "--presenter needs a walkthrough NAME"},
 		{[]string{"walkthrough", "a", "b"}, "accepts at most 1 arg"},
 		{[]string{"walkthroughs", "validate"}, "needs one directory"},
 	}
