@@ -432,3 +432,31 @@ func TestClickFocuses(t *testing.T) {
 		t.Errorf("↓ after a click on the request scrolled the response:\n%s", m.View())
 	}
 }
+
+// At 80x24 the subagent step gives its rows to the part shown: the
+// report, once sent, shows from its open error, and the coordinator's
+// move shows whole with no blank rows while the report is cut.
+func TestCoordinatorRows(t *testing.T) {
+	m := open(t, false, 80, 24)
+	m, _ = press(m, "g", "5", "enter", "a")
+	s := screen(t, m)
+	last := s.Part()
+	m, _ = press(m, "left")
+	v := m.View()
+	for _, want := range []string{`"error": {`, `"errorCategory":`} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the report part lacks %q on screen:\n%s", want, v)
+		}
+	}
+	m, _ = press(m, "space")
+	at(t, m, 5, last, "the move")
+	v = m.View()
+	for _, want := range []string{`"error": {`, "Move:", "Why:", "▸ The coordinator's move"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the move part lacks %q on screen:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "│                                                                              │\n╰") {
+		t.Errorf("a pane ends in blank rows while the report is cut:\n%s", v)
+	}
+}

@@ -117,7 +117,7 @@ func (m *Model) arrangeSlide(x0, y0, w, h int) {
 		m.compare(v, x0, y0)
 	case wt.KindAgents:
 		if v.data.runs.Coordinator != nil {
-			m.coordinator(v, x0, y0)
+			m.coordinator(v, x0, y0, auto)
 		} else {
 			m.agents(v, x0, y0)
 		}
@@ -491,7 +491,7 @@ func (m *Model) agents(v *stepView, x0, y0 int) {
 	m.spots = append(m.spots, sideSpot(naive, x0, top), sideSpot(informed, x0+bx, top+by))
 }
 
-func (m *Model) coordinator(v *stepView, x0, y0 int) {
+func (m *Model) coordinator(v *stepView, x0, y0 int, auto bool) {
 	d, step, st := v.data, v.st, m.c.Styles
 	cr := d.runs.Coordinator
 	n := len(cr.Subagent.Steps)
@@ -533,26 +533,91 @@ func (m *Model) coordinator(v *stepView, x0, y0 int) {
 	w, h := m.lay.w, m.bodyRows()
 	top := y0 + len(m.lay.head)
 	m.lay.beside = w >= common.SideBySideMin
-	if m.lay.beside {
-		lw := w / 2
-		rh, mh := split(h, m.part <= n+1)
-		sub.SetSize(lw, h)
-		report.SetSize(w-lw, rh)
-		move.SetSize(w-lw, mh)
-		m.spots = append(m.spots, sideSpot(sub, x0, top), paneSpot(report, x0+lw, top), paneSpot(move, x0+lw, top+rh))
-		return
-	}
-	// Stacked: the box of the part shown gets the most rows.
-	hs := [3]int{h / 5, h / 5, h / 5}
+	// The box of the part shown gets the rows it needs first; a box not
+	// yet shown gets its one line; the report, once sent, keeps a few
+	// rows beside the move it leads to.
 	cur := 0
 	if m.part > n {
 		cur = 1 + min(m.part-n-1, 1)
 	}
-	hs[cur] = h - hs[(cur+1)%3] - hs[(cur+2)%3]
-	sub.SetSize(w, hs[0])
-	report.SetSize(w, hs[1])
-	move.SetSize(w, hs[2])
-	m.spots = append(m.spots, sideSpot(sub, x0, top), paneSpot(report, x0, top+hs[0]), paneSpot(move, x0, top+hs[0]+hs[1]))
+	reportMin := 3
+	if m.part >= last {
+		reportMin = 8
+	}
+	if m.lay.beside {
+		lw := w / 2
+		sub.SetSize(lw, h)
+		rw := w - lw
+		hs := fitRows(h, []int{paneNeed(report, rw), paneNeed(move, rw)}, []int{reportMin, 3}, max(cur-1, 0))
+		report.SetSize(rw, hs[0])
+		move.SetSize(rw, hs[1])
+		m.spots = append(m.spots, sideSpot(sub, x0, top), paneSpot(report, x0+lw, top), paneSpot(move, x0+lw, top+hs[0]))
+	} else {
+		subNeed := sub.ContentHeight(max(w-3, 1)) + 2
+		hs := fitRows(h, []int{subNeed, paneNeed(report, w), paneNeed(move, w)}, []int{3, reportMin, 3}, cur)
+		sub.SetSize(w, hs[0])
+		report.SetSize(w, hs[1])
+		move.SetSize(w, hs[2])
+		m.spots = append(m.spots, sideSpot(sub, x0, top), paneSpot(report, x0, top+hs[0]), paneSpot(move, x0, top+hs[0]+hs[1]))
+	}
+	// The report, when it is the part shown (and beside the move), from
+	// its open error: what the coordinator acts on.
+	if auto && m.part > n {
+		iw, _ := report.Inner()
+		scrollTo(report, rowWith(d.report.plainText(max(iw, 1), st), `  "error"`))
+		m.focus = len(m.spots) - 2
+		if m.part >= last {
+			m.focus++
+		}
+	}
+}
+
+// paneNeed is the rows p needs at outer width w to show all its content.
+func paneNeed(p *pane.Model, w int) int {
+	p.SetSize(w, max(p.Height(), 3))
+	return p.Viewport().TotalLineCount() + 2
+}
+
+// rowWith is the first row of text that starts with prefix, or -1.
+func rowWith(text, prefix string) int {
+	for i, l := range strings.Split(ansi.Strip(text), "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return i
+		}
+	}
+	return -1
+}
+
+// fitRows shares h rows among stacked boxes that need need[i] rows each
+// (at least least[i]): every box first gets its least, then the box cur
+// what it needs, then the others theirs in order; rows still left go to
+// cur.
+func fitRows(h int, need, least []int, cur int) []int {
+	out := make([]int, len(need))
+	left := h
+	for i := range need {
+		out[i] = min(least[i], need[i])
+		left -= out[i]
+	}
+	if left < 0 {
+		// Too small for every box's least: share alike.
+		for i := range out {
+			out[i] = h / len(out)
+		}
+		out[cur] += h - h/len(out)*len(out)
+		return out
+	}
+	grow := func(i int) {
+		add := min(max(need[i]-out[i], 0), left)
+		out[i] += add
+		left -= add
+	}
+	grow(cur)
+	for i := range need {
+		grow(i)
+	}
+	out[cur] += left
+	return out
 }
 
 // moveWords is the coordinator's move in a few words.
