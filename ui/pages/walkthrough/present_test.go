@@ -460,3 +460,20 @@ func TestCoordinatorRows(t *testing.T) {
 		t.Errorf("a pane ends in blank rows while the report is cut:\n%s", v)
 	}
 }
+
+// At 80x24 the part revealed is brought into view: the answer's right
+// option with its explanation, and the good response, focused, at its
+// structuredContent.
+func TestRevealInView(t *testing.T) {
+	m := open(t, false, 80, 24)
+	m, _ = press(m, "g", "6", "enter", "space")
+	v := m.View()
+	if !strings.Contains(v, "✓ Answer:") || !strings.Contains(v, "✓ C  Wait briefly") || !strings.Contains(v, "Backoff is capped") {
+		t.Errorf("the answer is not in view:\n%s", v)
+	}
+	m, _ = press(m, "g", "3", "enter", "space", "space")
+	v = m.View()
+	if !strings.Contains(v, "▸ ✓ good") || !strings.Contains(v, `"structuredContent": {`) || !strings.Contains(v, `"errorCategory": "business"`) {
+		t.Errorf("the good response is not focused at its structuredContent:\n%s", v)
+	}
+}

@@ -114,7 +114,7 @@ func (m *Model) arrangeSlide(x0, y0, w, h int) {
 	case wt.KindLiveCall:
 		m.liveCall(v, x0, y0, auto)
 	case wt.KindCompare:
-		m.compare(v, x0, y0)
+		m.compare(v, x0, y0, auto)
 	case wt.KindAgents:
 		if v.data.runs.Coordinator != nil {
 			m.coordinator(v, x0, y0, auto)
@@ -350,7 +350,7 @@ func scrollTo(p *pane.Model, row int) {
 	vp.SetYOffset(max(row-1, 0))
 }
 
-func (m *Model) compare(v *stepView, x0, y0 int) {
+func (m *Model) compare(v *stepView, x0, y0 int, auto bool) {
 	d, step, st := v.data, v.st, m.c.Styles
 	if m.part == 0 {
 		m.opening(step, callFacts(step, d.badStyle+" and good"), "the "+d.badStyle+" response")
@@ -376,6 +376,18 @@ func (m *Model) compare(v *stepView, x0, y0 int) {
 	}
 	top := y0 + len(m.lay.head)
 	m.spots = append(m.spots, paneSpot(bad, x0, top), paneSpot(good, x0+bx, top+by))
+	if auto {
+		// The response revealed takes the focus; the good one opens at
+		// what the bad one lacks, its structuredContent.
+		m.focus = len(m.spots) - 2
+		if m.part >= 2 {
+			m.focus++
+			iw, _ := good.Inner()
+			if row := rowWith(d.good.plainText(max(iw, 1), st), `    "structuredContent"`); row >= 0 {
+				scrollTo(good, row)
+			}
+		}
+	}
 }
 
 // loadSides gives the timelines the runs of step i (once per step shown).
@@ -674,6 +686,7 @@ func (m *Model) question(v *stepView, x0, y0 int, auto bool) {
 	}
 	m.lay.kind = layQuestion
 	m.qpane.SetSize(m.lay.w, m.bodyRows())
+	ans := [2]int{-1, -1} // the rows of the first right option and its explanation
 	m.qpane.SetBuild(title, "", func(w int) string {
 		out := common.WrapLines(st.Title, common.OneLineText(q.Stem), w)
 		for i, o := range q.Options {
@@ -686,6 +699,7 @@ func (m *Model) question(v *stepView, x0, y0 int, auto bool) {
 					lead, leadSt = fmt.Sprintf("✗ %c ", 'A'+i), st.Bad.Bold(true)
 				}
 			}
+			from := len(out)
 			out = append(out, common.HangLead(leadSt, lead, common.OneLineText(o.Text), w, st.Plain, 4)...)
 			if answer {
 				words := common.WrongWords
@@ -694,12 +708,21 @@ func (m *Model) question(v *stepView, x0, y0 int, auto bool) {
 				}
 				expl := common.StripVerdict(common.OneLineText(o.Explanation), words...)
 				out = append(out, common.HangLead(st.Muted, "   ", expl, w, st.Muted, 4)...)
+				if correct[i] && ans[0] < 0 {
+					ans = [2]int{from, len(out)}
+				}
 			}
 		}
 		return strings.Join(out, "\n")
 	})
 	if auto {
-		m.qpane.Viewport().GotoTop()
+		// The answer in view: from the top if it fits, else scrolled
+		// just enough to show the right option and its explanation whole.
+		vp := m.qpane.Viewport()
+		vp.GotoTop()
+		if ans[1] > vp.Height {
+			vp.SetYOffset(min(ans[1]-vp.Height, max(ans[0]-1, 0)))
+		}
 	}
 	m.spots = append(m.spots, paneSpot(m.qpane, x0, y0+len(m.lay.head)))
 }
