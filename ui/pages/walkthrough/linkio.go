@@ -18,6 +18,7 @@ type Link interface {
 	Updates() <-chan link.State
 	Events() <-chan link.Event
 	Peers() int
+	Current() link.State
 	Close() error
 }
 
@@ -165,6 +166,9 @@ func (m *Model) linkMsg(msg tea.Msg) tea.Cmd {
 	case linkUpdateMsg:
 		if msg.owner != m || msg.l != m.link || !msg.ok {
 			return nil
+		}
+		if msg.s.Seq < msg.l.Current().Seq {
+			return waitUpdate(m, msg.l) // overtaken by a move since
 		}
 		m.apply(msg.s)
 		return tea.Batch(waitUpdate(m, msg.l), m.load(m.step), m.prefetch(), m.armTick())

@@ -219,9 +219,23 @@ func JoinWith(path string, o JoinOptions) (*Link, error) {
 		c.Close()
 		return nil, fmt.Errorf("walkthrough link: not linked: %w: %v", ErrMismatch, err)
 	}
+	// The host's current state comes first: take it now, so that a move
+	// made at once is numbered after it (and not dropped as stale).
+	line, err := readLine(p.r)
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("walkthrough link: the audience view on %s sent no state: %w", path, err)
+	}
+	first, err := decodeState(line)
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("walkthrough link: the audience view on %s: %w", path, err)
+	}
 	c.SetDeadline(time.Time{})
 	l := newLink(false)
 	l.peers[p] = true
+	l.cur = first
+	offer(l.updates, first)
 	l.wg.Add(2)
 	go l.write(p)
 	go func() {
@@ -269,10 +283,22 @@ func (l *Link) Send(s State) error {
 		return fmt.Errorf("walkthrough link: %w", err)
 	}
 	l.cur = s
+	select {
+	case <-l.updates: // an unread older state: this move supersedes it
+	default:
+	}
 	for p := range l.peers {
 		p.queue(line)
 	}
 	return nil
+}
+
+// Current is the newest state this side sent or took (its Seq included):
+// a state read from Updates with a lower Seq has been overtaken.
+func (l *Link) Current() State {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cur
 }
 
 // Updates delivers the states the other side(s) moved to, newest wins: it

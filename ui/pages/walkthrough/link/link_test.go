@@ -840,3 +840,28 @@ func TestResumePushesThePresentersState(t *testing.T) {
 	send(t, p, State{Walkthrough: "w", Step: 13})
 	expect(t, next(t, h), 13, 0, "")
 }
+
+// A move a presenter makes the moment it has joined is numbered after
+// the host's catch-up, so the host takes it, and the catch-up it has not
+// read yet is dropped as overtaken.
+func TestAMoveRightAfterJoiningIsTaken(t *testing.T) {
+	path := sockPath(t)
+	h := host(t, path, State{Walkthrough: "w"})
+	for i := 1; i <= 20; i++ {
+		p, err := Join(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		send(t, p, State{Walkthrough: "w", Step: i})
+		expect(t, next(t, h), i, 0, "")
+		select {
+		case s := <-p.Updates():
+			t.Fatalf("the presenter still holds an overtaken state %+v", s)
+		default:
+		}
+		if c := p.Current(); c.Step != i {
+			t.Fatalf("the presenter's current state %+v, want step %d", c, i)
+		}
+		p.Close()
+	}
+}
