@@ -112,3 +112,17 @@ func TestHandoutsHoldTheWholeWalkthrough(t *testing.T) {
 		}
 	}
 }
+
+// What the students read (the handout: steps, questions, explanations)
+// uses none of the lab's own jargon: "seed" (a source lesson), "the key"
+// (the answer key).
+func TestHandoutsSpeakToStudents(t *testing.T) {
+	for _, w := range embedded(t).Walkthroughs {
+		text := strings.ToLower(strings.Join(strings.Fields(handout(t, w)), " "))
+		for _, jargon := range []string{"seed", "the key", "exam's key", "source lesson", "answer key"} {
+			if i := strings.Index(text, jargon); i >= 0 {
+				t.Errorf("%s's handout says %q: …%s…", w.ID, jargon, text[max(i-60, 0):min(i+60, len(text))])
+			}
+		}
+	}
+}
