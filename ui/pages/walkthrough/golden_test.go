@@ -103,7 +103,7 @@ func checkWords(t *testing.T, name string, view string, w int) {
 		"agents, all shown":                 {"✓ all shown", "✗ Naive", "Naive:    6 calls in 32.2s · ✗ wasted effort", "Informed: 2 calls in 0.4s · ✓ escalated properly"},
 		"coordinator, all shown":            {"Subagent", "The one report it sent (partial)", "The coordinator's move", "Move:"},
 		"question":                          {"? to the room", "▷ next click: the answer", "A  Wait a moment"},
-		"answer":                            {"✓ Answer: A", "✓ A  Wait a moment", "✗ B  Change the arguments"},
+		"answer":                            {"✓ Answer: A", "▶ A  Wait a moment", "  B  Change the arguments", "the answer: A transient failure"},
 		"takeaway":                          {"★ the one thing to remember", "A transient failure is the one you resend"},
 		"notes over the live call":          {"✎ Presenter notes · n hides", "Request first"},
 		"presenter, live call":              {"Now · step 2 of 8 · part 2 of 8", "✎ Notes · n hides", "Next · 3/8 · bad and good", "▷ next click: isError: true", "⏱ 00:00 / 10:00", "not linked"},

@@ -159,12 +159,12 @@ func TestEveryKindReveals(t *testing.T) {
 	// A question: the options, then the answer with every option explained.
 	m, _ = press(m, "g", "7", "enter")
 	v = m.View()
-	if !strings.Contains(v, "What should the agent do?") || strings.Contains(v, "✓ A ") || !strings.Contains(v, "▷ next click: the answer") {
+	if !strings.Contains(v, "What should the agent do?") || strings.Contains(v, "▶ A ") || !strings.Contains(v, "▷ next click: the answer") {
 		t.Errorf("the question before the answer:\n%s", v)
 	}
 	m, _ = press(m, "space")
 	v = m.View()
-	for _, want := range []string{"✓ Answer: A", "✓ A  Wait a moment", "✗ B  Change the arguments", "A transient failure can succeed", "Nothing was wrong with the arguments"} {
+	for _, want := range []string{"✓ Answer: A", "▶ A  Wait a moment", "  B  Change the arguments", "the answer: A transient failure can succeed", "Nothing was wrong with the arguments"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, v)
 		}
@@ -468,12 +468,29 @@ func TestRevealInView(t *testing.T) {
 	m := open(t, false, 80, 24)
 	m, _ = press(m, "g", "6", "enter", "space")
 	v := m.View()
-	if !strings.Contains(v, "✓ Answer:") || !strings.Contains(v, "✓ C  Wait briefly") || !strings.Contains(v, "Backoff is capped") {
+	if !strings.Contains(v, "✓ Answer:") || !strings.Contains(v, "▶ C  Wait briefly") || !strings.Contains(v, "Backoff is capped") {
 		t.Errorf("the answer is not in view:\n%s", v)
 	}
 	m, _ = press(m, "g", "3", "enter", "space", "space")
 	v = m.View()
 	if !strings.Contains(v, "▸ ✓ good") || !strings.Contains(v, `"structuredContent": {`) || !strings.Contains(v, `"errorCategory": "business"`) {
 		t.Errorf("the good response is not focused at its structuredContent:\n%s", v)
+	}
+}
+
+// The answer is marked as the answer, not as good: no ✓ or ✗ on the
+// options (a stem asking which is NOT sensible has its answer marked
+// too), and an option's lines share one left edge.
+func TestAnswerMarker(t *testing.T) {
+	m := open(t, false, 80, 24)
+	m, _ = press(m, "g", "7", "enter", "space")
+	v := m.View()
+	for _, bad := range []string{"✓ A ", "✗ B ", "✗ C "} {
+		if strings.Contains(v, bad) {
+			t.Errorf("the answer has %q, a verdict, on an option:\n%s", bad, v)
+		}
+	}
+	if !strings.Contains(v, "┃ ▶ A  Wait a moment") || !strings.Contains(v, "┃      the answer: A transient failure") || !strings.Contains(v, "┃      Nothing was wrong") {
+		t.Errorf("the answer's marker or the explanations' edge:\n%s", v)
 	}
 }

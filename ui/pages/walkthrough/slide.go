@@ -688,26 +688,31 @@ func (m *Model) question(v *stepView, x0, y0 int, auto bool) {
 	m.qpane.SetSize(m.lay.w, m.bodyRows())
 	ans := [2]int{-1, -1} // the rows of the first right option and its explanation
 	m.qpane.SetBuild(title, "", func(w int) string {
+		// A cell short of the border on the right; option text and its
+		// explanation on one left edge, the letter's column before it.
+		w = max(w-1, 1)
 		out := common.WrapLines(st.Title, common.OneLineText(q.Stem), w)
 		for i, o := range q.Options {
 			out = append(out, "")
+			// The answer is marked as the answer, not as good: a stem
+			// that asks which option is wrong has its wrong one marked.
 			lead, leadSt := fmt.Sprintf("  %c ", 'A'+i), st.Bold
-			if answer {
-				if correct[i] {
-					lead, leadSt = fmt.Sprintf("✓ %c ", 'A'+i), st.OK.Bold(true)
-				} else {
-					lead, leadSt = fmt.Sprintf("✗ %c ", 'A'+i), st.Bad.Bold(true)
-				}
+			if answer && correct[i] {
+				lead, leadSt = fmt.Sprintf("▶ %c ", 'A'+i), st.OK.Bold(true)
 			}
 			from := len(out)
-			out = append(out, common.HangLead(leadSt, lead, common.OneLineText(o.Text), w, st.Plain, 4)...)
+			out = append(out, common.HangLead(leadSt, lead, common.OneLineText(o.Text), w, st.Plain, 5)...)
 			if answer {
 				words := common.WrongWords
 				if correct[i] {
 					words = common.RightWords
 				}
 				expl := common.StripVerdict(common.OneLineText(o.Explanation), words...)
-				out = append(out, common.HangLead(st.Muted, "   ", expl, w, st.Muted, 4)...)
+				if correct[i] {
+					out = append(out, common.HangLead(st.OK, "     the answer:", expl, w, st.Muted, 5)...)
+				} else {
+					out = append(out, common.HangLead(st.Muted, "    ", expl, w, st.Muted, 5)...)
+				}
 				if correct[i] && ans[0] < 0 {
 					ans = [2]int{from, len(out)}
 				}
