@@ -296,7 +296,11 @@ func (c *Catalog) sortByTopic() {
 func IsContentDir(dir string) error {
 	info, err := os.Stat(dir)
 	if err != nil {
-		return friendlyFSError(err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("cannot %s %s: %v", pe.Op, dir, pe.Err)
+		}
+		return err
 	}
 	if !info.IsDir() {
 		return fmt.Errorf("%s is not a directory: point at a directory of *.yaml files", dir)

@@ -113,6 +113,15 @@ func ValidateDir(dir string, cat *scenarios.Catalog, bank *quiz.Bank) ([]scenari
 	if errors.As(err, &le) {
 		return le.Problems, 0, nil
 	}
+	if err == nil && filepath.Base(filepath.Clean(dir)) != Subdir {
+		// --content DIR reads DIR/walkthroughs/*.yaml, and a *.yaml at
+		// DIR's root as a scenario: say so rather than pass what will not load.
+		var ps []scenarios.Problem
+		for _, w := range set.Walkthroughs {
+			ps = append(ps, scenarios.Problem{File: w.File, Msg: fmt.Sprintf("a walkthrough at the root of the content directory: --content %s reads walkthroughs from %s/*.yaml, and this file as a scenario; move it there", dir, filepath.Join(dir, Subdir))})
+		}
+		return ps, 0, nil
+	}
 	if err != nil {
 		return nil, 0, err
 	}
@@ -422,8 +431,11 @@ func (c *checker) expectResponse(p string, e *Expect) {
 	default:
 		c.bad(p+".layer", "layer %q must be protocol, execution or success", e.Layer)
 	}
+	if e.ErrorCategory == "none" {
+		e.ErrorCategory = "" // the messages say "not none": the claim of no category
+	}
 	if e.ErrorCategory != "" && !e.ErrorCategory.Valid() {
-		c.bad(p+".errorCategory", "errorCategory %q must be transient, validation, business or permission", e.ErrorCategory)
+		c.bad(p+".errorCategory", "errorCategory %q must be transient, validation, business or permission (or none, for no category)", e.ErrorCategory)
 	}
 	if e.Layer == rules.LayerProtocol && e.ProtocolCode == 0 {
 		c.bad(p, "a protocol error claim needs its protocolCode, e.g. -32602")

@@ -234,10 +234,25 @@ func TestLoadOverlay(t *testing.T) {
 // holds no walkthrough files of its own (the --content layout).
 func TestValidateDir(t *testing.T) {
 	c, b := content(t)
-	dir := t.TempDir()
+	root := t.TempDir()
+	// A walkthrough at the root of a content directory is where --content
+	// does not look: validate says so.
+	write(t, filepath.Join(root, "w.yaml"), small)
+	if ps, n, err := walkthrough.ValidateDir(root, c, b); err != nil || len(ps) != 1 || n != 0 || !strings.Contains(ps[0].Msg, filepath.Join(root, "walkthroughs")+"/*.yaml") {
+		t.Errorf("a walkthrough at the root: %v %v %d", err, ps, n)
+	}
+	dir := filepath.Join(root, "walkthroughs")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	write(t, filepath.Join(dir, "w.yaml"), small)
 	if ps, n, err := walkthrough.ValidateDir(dir, c, b); err != nil || len(ps) != 0 || n != 1 {
 		t.Errorf("valid dir: %v %v %d", err, ps, n)
+	}
+	// errorCategory: none claims no category, as the messages word it.
+	write(t, filepath.Join(dir, "w.yaml"), strings.Replace(small, "expect: {layer: success, empty: true}", "expect: {layer: success, errorCategory: none, empty: true}", 1))
+	if ps, n, err := walkthrough.ValidateDir(dir, c, b); err != nil || len(ps) != 0 || n != 1 {
+		t.Errorf("errorCategory none: %v %v %d", err, ps, n)
 	}
 	write(t, filepath.Join(dir, "w.yaml"), strings.Replace(small, "empty-plain-zero", "empty-plain-one", 1))
 	ps, n, err := walkthrough.ValidateDir(dir, c, b)
@@ -252,8 +267,8 @@ func TestValidateDir(t *testing.T) {
 	if ps, n, err := walkthrough.ValidateDir(layout, c, b); err != nil || len(ps) != 0 || n != 1 {
 		t.Errorf("--content layout: %v %v %d", err, ps, n)
 	}
-	if _, _, err := walkthrough.ValidateDir(filepath.Join(layout, "missing"), c, b); err == nil {
-		t.Error("a missing dir validated")
+	if _, _, err := walkthrough.ValidateDir(filepath.Join(layout, "missing"), c, b); err == nil || !strings.Contains(err.Error(), filepath.Join(layout, "missing")) {
+		t.Errorf("a missing dir: %v, want an error naming it", err)
 	}
 }
 

@@ -107,7 +107,9 @@ func (a *app) walkthroughsCmd() *cobra.Command {
 		Short: "Check a directory of walkthrough files; problems print as file:line:col",
 		Long: "Checks every walkthrough file in DIR (or in DIR/walkthroughs, the --content layout, when DIR\n" +
 			"holds none of its own) against the scenarios and questions errorlab has (with --content and\n" +
-			"--questions, yours too), and every expect claim against the engine.",
+			"--questions, yours too), and every expect claim against the engine. --content DIR reads\n" +
+			"walkthroughs from DIR/walkthroughs only: a walkthrough at the root of a DIR not itself named\n" +
+			"walkthroughs is reported.",
 		Args: oneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, b, err := a.catalogBank()

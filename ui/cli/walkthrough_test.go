@@ -126,8 +126,26 @@ func TestWalkthroughUsage(t *testing.T) {
 // walkthroughs validate DIR reports file:line:col and exits 2, like
 // scenarios validate; a valid directory is counted.
 func TestWalkthroughsValidate(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "tiny.yaml"), tinyWalkthrough)
+	root := t.TempDir()
+	// At the root of a content directory, where --content does not look
+	// for walkthroughs: validate agrees with --content and says where.
+	writeFile(t, filepath.Join(root, "tiny.yaml"), tinyWalkthrough)
+	if code, out, _ := run(t, "walkthroughs", "validate", root); code != ExitUsage || !strings.Contains(out, filepath.Join(root, "walkthroughs")+"/*.yaml") {
+		t.Errorf("a walkthrough at the root: exit %d, %q", code, out)
+	}
+	if code, _, _ := run(t, "--content", root, "walkthrough"); code != ExitUsage {
+		t.Errorf("--content with a walkthrough at the root: exit %d", code)
+	}
+	// The --content layout validates, from the content directory or its
+	// walkthroughs directory.
+	writeFile(t, filepath.Join(root, "walkthroughs", "tiny.yaml"), tinyWalkthrough)
+	if err := os.Remove(filepath.Join(root, "tiny.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run(t, "walkthroughs", "validate", root); code != ExitOK {
+		t.Errorf("the --content layout: exit %d, %q, %q", code, out, errOut)
+	}
+	dir := filepath.Join(root, "walkthroughs")
 	code, out, errOut := run(t, "walkthroughs", "validate", dir)
 	if code != ExitOK || errOut != "" || out != "1 walkthrough(s) in "+dir+" are valid\n" {
 		t.Errorf("valid: exit %d, %q, %q", code, out, errOut)
@@ -138,7 +156,7 @@ func TestWalkthroughsValidate(t *testing.T) {
 	if code != ExitUsage || !strings.HasPrefix(out, wantLine) || !strings.Contains(errOut, "1 problem(s) in "+dir+"; nothing there would load") {
 		t.Errorf("broken: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
-	if code, _, errOut := run(t, "walkthroughs", "validate", filepath.Join(dir, "missing")); code != ExitUsage || errOut == "" {
+	if code, _, errOut := run(t, "walkthroughs", "validate", filepath.Join(dir, "missing")); code != ExitUsage || !strings.Contains(errOut, filepath.Join(dir, "missing")) {
 		t.Errorf("missing dir: exit %d, %s", code, errOut)
 	}
 }
