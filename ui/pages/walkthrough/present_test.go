@@ -412,7 +412,7 @@ func TestScroll(t *testing.T) {
 		t.Errorf("↓ does not scroll the response in focus:\n%s", m.View())
 	}
 	m, _ = press(m, "tab", "down")
-	if !strings.Contains(m.View(), "2-5/11") {
+	if !strings.Contains(m.View(), "7-10/11") {
 		t.Errorf("tab, ↓ does not scroll the request:\n%s", m.View())
 	}
 }
@@ -425,7 +425,7 @@ func TestClickFocuses(t *testing.T) {
 	m, _ = uitest.Drive(m, uitest.MousePress(20, row+1, tea.MouseButtonLeft))
 	before := m.View()
 	m, _ = press(m, "down")
-	if !strings.Contains(m.View(), "2-5/11") || m.View() == before {
+	if !strings.Contains(m.View(), "7-10/11") || m.View() == before {
 		t.Errorf("a click on the request does not focus it: ↓ does not scroll it\n%s\n%s", before, m.View())
 	}
 	if strings.Contains(uitest.LineWith(m.View(), "/27"), "14-") {
@@ -492,5 +492,19 @@ func TestAnswerMarker(t *testing.T) {
 	}
 	if !strings.Contains(v, "┃ ▶ A  Wait a moment") || !strings.Contains(v, "┃      the answer: A transient failure") || !strings.Contains(v, "┃      Nothing was wrong") {
 		t.Errorf("the answer's marker or the explanations' edge:\n%s", v)
+	}
+}
+
+// At 80x24 a live call's panes share rows by content: once the response
+// shows whole, the request gets its blank rows and shows its arguments.
+func TestLiveCallRows(t *testing.T) {
+	m := open(t, false, 80, 24)
+	m, _ = press(m, "g", "2", "enter", "a")
+	v := m.View()
+	if !strings.Contains(v, `"arguments": {`) {
+		t.Errorf("the request's arguments are off screen:\n%s", v)
+	}
+	if strings.Contains(v, "│                                                                              │\n╰") || strings.Contains(v, "┃                                                                              ┃\n┗") {
+		t.Errorf("a pane ends in blank rows while the other is cut:\n%s", v)
 	}
 }

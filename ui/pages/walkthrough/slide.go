@@ -298,6 +298,7 @@ func (m *Model) liveCall(v *stepView, x0, y0 int, auto bool) {
 		reqHL = &r.Lines
 	}
 	reqFrom := m.setEnvelope(req, "Request (client → server)", d.req, reqHL, false)
+	respFrom := -1
 	if k >= 2 {
 		// A small member in reverse video too; the result member, which
 		// is most of the envelope, by the ▶ column alone.
@@ -306,15 +307,30 @@ func (m *Model) liveCall(v *stepView, x0, y0 int, auto bool) {
 		if onResp && !r.Absent {
 			hl = &r.Lines
 		}
-		from := m.setEnvelope(resp, "Response (server → client)", d.resp, hl, reverse)
+		respFrom = m.setEnvelope(resp, "Response (server → client)", d.resp, hl, reverse)
 		if auto && onResp {
-			scrollTo(resp, from)
+			scrollTo(resp, respFrom)
 		}
 	} else {
 		resp.SetContent("Response (server → client)", "", func(w int) string { return st.Muted.Render(ansi.Wrap("▷ next click: the response", w, "")) })
 	}
+	if !m.lay.beside {
+		rebalance(req, resp, m.bodyRows())
+		by = req.Height()
+		if auto && onResp && k >= 2 {
+			scrollTo(resp, respFrom)
+		}
+	}
 	if auto && !onResp {
 		scrollTo(req, reqFrom)
+	}
+	if auto && onResp {
+		// The request, cut, at the arguments the response is about.
+		iw, _ := req.Inner()
+		s, _, _ := d.req.marked(iw, st, nil, false)
+		if row := rowWith(s, `      "arguments"`); row >= 0 {
+			scrollTo(req, row)
+		}
 	}
 	top := y0 + len(m.lay.head)
 	m.spots = append(m.spots, paneSpot(req, x0, top), paneSpot(resp, x0+bx, top+by))
@@ -324,6 +340,24 @@ func (m *Model) liveCall(v *stepView, x0, y0 int, auto bool) {
 			m.focus++
 		}
 	}
+}
+
+// rebalance gives the rows one of two stacked panes leaves blank to the
+// other when that one is cut: no blank rows while the other overflows.
+func rebalance(a, b *pane.Model, h int) {
+	na, nb := a.Viewport().TotalLineCount()+2, b.Viewport().TotalLineCount()+2
+	ha, hb := a.Height(), b.Height()
+	w := a.Width()
+	switch {
+	case na < ha && nb > hb:
+		ha = max(na, 3)
+	case nb < hb && na > ha:
+		ha = h - max(nb, 3)
+	default:
+		return
+	}
+	a.SetSize(w, ha)
+	b.SetSize(w, h-ha)
 }
 
 // setEnvelope shows e in p with the ▶ column on hl; it returns the first
@@ -373,6 +407,10 @@ func (m *Model) compare(v *stepView, x0, y0 int, auto bool) {
 		good.SetBuild("✓ good · "+classWords(d.good), "", func(w int) string { return d.good.plainText(w, st) })
 	} else {
 		good.SetContent("✓ good", "", func(w int) string { return st.Muted.Render(ansi.Wrap("▷ next click: the good response", w, "")) })
+	}
+	if !m.lay.beside {
+		rebalance(bad, good, m.bodyRows())
+		by = bad.Height()
 	}
 	top := y0 + len(m.lay.head)
 	m.spots = append(m.spots, paneSpot(bad, x0, top), paneSpot(good, x0+bx, top+by))
