@@ -349,8 +349,8 @@ func validateQuestion(q *Question, at func(field, msg string, a ...any)) {
 		at(".stem", "the stem is empty")
 	}
 	if len(q.Options) != 4 {
+		// Go on: the other problems of the question are reported too.
 		at(".options", "a question has exactly 4 options; found %d", len(q.Options))
-		return
 	}
 	for i, o := range q.Options {
 		if strings.TrimSpace(o.Text) == "" {
@@ -377,12 +377,16 @@ func validateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	if !q.Multi {
 		letters, field = []string{q.Answer}, ".answer"
 	}
+	n := len(q.Options)
+	if n != 4 {
+		n = 4 // the options are wrong already: check the letter against what there must be
+	}
 	seen := map[int]bool{}
 	for _, l := range letters {
 		i, ok := letterIndex(l)
 		switch {
-		case !ok || i >= len(q.Options):
-			at(field, "answer %q is out of range: use a letter from A to %s", l, Letter(max(len(q.Options), 1)-1))
+		case !ok || i >= n:
+			at(field, "answer %q is out of range: use a letter from A to %s", l, Letter(n-1))
 		case seen[i]:
 			at(field, "answer %s is listed twice", Letter(i))
 		}

@@ -278,3 +278,28 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// An inline question with too few options and an answer out of range
+// reports both in one pass, not the first only.
+func TestInlineQuestionReportsEveryProblem(t *testing.T) {
+	text := strings.Replace(small, `        - text: A timeout.
+          explanation: Wrong. The query never ran.
+        - text: A refused connection.
+          explanation: Wrong. Nobody could look.
+      answer: A`, `      answer: E`, 1)
+	_, err := load(t, map[string]string{"w.yaml": text})
+	var le *scenarios.LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("load: %v", err)
+	}
+	var msgs []string
+	for _, p := range le.Problems {
+		msgs = append(msgs, p.Msg)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{"exactly 4 options; found 2", `answer "E" is out of range: use a letter from A to D`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the problems do not say %q:\n%s", want, all)
+		}
+	}
+}
