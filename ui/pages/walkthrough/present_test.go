@@ -508,3 +508,18 @@ func TestLiveCallRows(t *testing.T) {
 		t.Errorf("a pane ends in blank rows while the other is cut:\n%s", v)
 	}
 }
+
+// The revisions walkthrough's step 8 tells the room where to look, and
+// at 80x24 its first click shows the request's _meta it talks about.
+func TestRevisionsStep8LooksWhereItSays(t *testing.T) {
+	o := ui.Options{Catalog: uitest.Catalog(t), WalkthroughID: "what-changed-between-revisions", ExportDir: t.TempDir()}
+	m, _ := uitest.Start(ui.New(o), tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = press(m, "g", "8", "enter")
+	if v := m.View(); !strings.Contains(v, "top of the request") {
+		t.Errorf("step 8 does not say where to look:\n%s", v)
+	}
+	m, _ = press(m, "space")
+	if v := m.View(); !strings.Contains(v, `▶     "_meta": {`) {
+		t.Errorf("the first click does not show _meta:\n%s", v)
+	}
+}
