@@ -304,7 +304,7 @@ func TestQuitLeaveHelp(t *testing.T) {
 		t.Error("ctrl+c does not quit")
 	}
 	m, _ = press(m, "esc")
-	if !strings.Contains(m.View(), "leave the walkthrough for the list?") {
+	if !strings.Contains(m.View(), "⚠ leave for the list? esc again (or y) leaves · any other key stays") {
 		t.Fatalf("esc does not ask:\n%s", m.View())
 	}
 	m, _ = press(m, "esc")
@@ -521,5 +521,19 @@ func TestRevisionsStep8LooksWhereItSays(t *testing.T) {
 	m, _ = press(m, "space")
 	if v := m.View(); !strings.Contains(v, `▶     "_meta": {`) {
 		t.Errorf("the first click does not show _meta:\n%s", v)
+	}
+}
+
+// The questions asked on the footer fit 80 columns whole.
+func TestPromptsFit80(t *testing.T) {
+	for _, c := range []struct {
+		presenter bool
+		key, want string
+	}{{false, "esc", "any other key stays"}, {false, "q", "any other key stays"}, {true, "q", "any other key stays"}} {
+		m := open(t, c.presenter, 80, 24)
+		m, _ = press(m, c.key)
+		if v := m.View(); !strings.Contains(v, c.want) {
+			t.Errorf("presenter %v, %s: the prompt is cut:\n%s", c.presenter, c.key, v)
+		}
 	}
 }

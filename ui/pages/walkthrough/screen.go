@@ -344,11 +344,11 @@ func (m *Model) prompt() string {
 	case m.asking == askQuit:
 		what := "quit errorlab?"
 		if m.presenter {
-			what = "quit this presenter view? (the room's screen stays)"
+			return st.Warn.Render("⚠ quit? q again (or y) quits this view, not the room's · any other key stays")
 		}
 		return st.Warn.Render("⚠ " + what + " q again (or y) quits · any other key stays")
 	case m.asking == askLeave:
-		return st.Warn.Render("⚠ leave the walkthrough for the list? esc again (or y) leaves · any other key stays")
+		return st.Warn.Render("⚠ leave for the list? esc again (or y) leaves · any other key stays")
 	case m.jumping:
 		return st.Accent.Render(fmt.Sprintf("go to step: %s▏ · enter, or wait · 1 to %d · esc cancels", m.jump, len(m.views)))
 	}
