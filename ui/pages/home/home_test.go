@@ -34,7 +34,7 @@ func TestClickSelectsThenOpens(t *testing.T) {
 // does nothing.
 func TestWheelAndStrayClicks(t *testing.T) {
 	m, _ := uitest.Drive(ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}), uitest.Size120)
-	m, _ = uitest.Drive(m, tea.MouseMsg{X: 5, Y: 10, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
+	m, _ = uitest.Drive(m, uitest.MousePress(5, 10, tea.MouseButtonWheelDown))
 	if l := uitest.LineWith(m.View(), "Reference"); !strings.Contains(l, "▸") {
 		t.Fatalf("wheel down did not move the selection to Reference: %q", l)
 	}

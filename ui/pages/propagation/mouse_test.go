@@ -31,7 +31,7 @@ func TestExerciseWheel(t *testing.T) {
 	if got := pos(); got == "" || held == 0 {
 		t.Fatalf("the verdict should be scrolled to: offset %d, position %q\n%s", held, got, m.View())
 	}
-	down := tea.MouseMsg{X: 10, Y: 12, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown}
+	down := uitest.MousePress(10, 12, tea.MouseButtonWheelDown)
 	m, _ = uitest.Drive(m, down)
 	if y := ex.Pane().Viewport().YOffset; y != held+3 {
 		t.Fatalf("one notch down scrolled from %d to %d, want %d", held, y, held+3)
@@ -40,7 +40,7 @@ func TestExerciseWheel(t *testing.T) {
 		t.Errorf("the border does not show the scroll: %q", got)
 	}
 	// Over the header too: the page has one scrollable area.
-	m, _ = uitest.Drive(m, tea.MouseMsg{X: 10, Y: 1, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
+	m, _ = uitest.Drive(m, uitest.MousePress(10, 1, tea.MouseButtonWheelUp))
 	if y := ex.Pane().Viewport().YOffset; y != held {
 		t.Errorf("a notch up over the header scrolled to %d, want %d", y, held)
 	}
@@ -49,7 +49,7 @@ func TestExerciseWheel(t *testing.T) {
 	// there; after a wheel notch a resize keeps the learner's place.
 	m, _ = uitest.Drive(m, uitest.Press(key(rules.ReportStructured)))
 	head := ex.Pane().Viewport().YOffset
-	m, _ = uitest.Drive(m, tea.MouseMsg{X: 10, Y: 12, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
+	m, _ = uitest.Drive(m, uitest.MousePress(10, 12, tea.MouseButtonWheelUp))
 	if y := ex.Pane().Viewport().YOffset; y != head-3 {
 		t.Fatalf("a notch up from %d scrolled to %d", head, y)
 	}

@@ -26,10 +26,6 @@ func cellOf(t *testing.T, view, substr string) (x, y int) {
 	return 0, 0
 }
 
-func mouse(b tea.MouseButton, x, y int) tea.MouseMsg {
-	return tea.MouseMsg{X: x, Y: y, Button: b, Action: tea.MouseActionPress}
-}
-
 // longExhibit is a pool of one question whose exhibit (64 lines)
 // overflows its pane at every size.
 func longExhibit(t *testing.T) *qz.Pool {
@@ -51,20 +47,20 @@ func TestMouseOnTheExhibit(t *testing.T) {
 	}
 	x, y := cellOf(t, v, " Exhibit ")
 	before := uitest.ScrollPos.FindString(v)
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, x, y+3))
+	m, _ = uitest.Drive(m, uitest.MousePress(x, y+3, tea.MouseButtonWheelDown))
 	if after := uitest.ScrollPos.FindString(m.View()); before == "" || after == before || !strings.HasPrefix(after, "↕ 4-") {
 		t.Errorf("the wheel over the exhibit: position %q, then %q:\n%s", before, after, m.View())
 	}
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, x, y+3))
+	m, _ = uitest.Drive(m, uitest.MousePress(x, y+3, tea.MouseButtonWheelUp))
 	if got := uitest.ScrollPos.FindString(m.View()); got != before {
 		t.Errorf("wheel up: position %q, want %q", got, before)
 	}
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y+2))
+	m, _ = uitest.Drive(m, uitest.MousePress(x, y+2, tea.MouseButtonLeft))
 	if !strings.Contains(m.View(), "▸ Exhibit") {
 		t.Fatalf("a click on the exhibit does not focus it:\n%s", m.View())
 	}
 	sx, sy := cellOf(t, m.View(), "Classify the response.")
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, sx, sy))
+	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonLeft))
 	if strings.Contains(m.View(), "▸ Exhibit") {
 		t.Fatalf("a click on the question leaves the exhibit focused:\n%s", m.View())
 	}
@@ -74,31 +70,31 @@ func TestMouseOnTheExhibit(t *testing.T) {
 	v = m.View()
 	x, y = cellOf(t, v, " Exhibit ")
 	before = uitest.ScrollPos.FindString(v)
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, x, y+2))
+	m, _ = uitest.Drive(m, uitest.MousePress(x, y+2, tea.MouseButtonWheelDown))
 	if after := uitest.ScrollPos.FindString(m.View()); before == "" || !strings.HasPrefix(after, "↕ 4-") {
 		t.Errorf("narrow, the wheel over the exhibit: position %q, then %q:\n%s", before, after, m.View())
 	}
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y+1))
+	m, _ = uitest.Drive(m, uitest.MousePress(x, y+1, tea.MouseButtonLeft))
 	if !strings.Contains(m.View(), "▸ Exhibit") {
 		t.Fatalf("narrow, a click on the exhibit does not focus it:\n%s", m.View())
 	}
 	// The focused box takes the column but for the hint row below it.
 	sx, sy = cellOf(t, m.View(), "tab back to the question")
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, sx, sy))
+	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonLeft))
 	if strings.Contains(m.View(), "▸ Exhibit") {
 		t.Fatalf("narrow, a click on the question leaves the exhibit focused:\n%s", m.View())
 	}
 	// The wheel over the column scrolls it: up to the stem, down to the
 	// last choice.
 	sx, sy = cellOf(t, m.View(), "Which errorCategory fits?")
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, sx, sy))
+	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonWheelUp))
 	if v := m.View(); !strings.Contains(v, "Classify the response.") || strings.Contains(v, "D  permission") {
 		t.Errorf("wheel up over the column does not show the stem:\n%s", v)
 	}
 	sx, sy = cellOf(t, m.View(), "Which errorCategory fits?")
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, sx, sy))
+	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonWheelDown))
 	sx, sy = cellOf(t, m.View(), "Which errorCategory fits?")
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, sx, sy))
+	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonWheelDown))
 	if v := m.View(); strings.Contains(v, "Classify the response.") || !strings.Contains(v, "D  permission") {
 		t.Errorf("wheel down over the column does not show the last choice:\n%s", v)
 	}
@@ -114,11 +110,11 @@ func TestMouseScrollsTheResults(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "Time taken") || strings.Contains(v, last) {
 		t.Fatalf("not on the exam's results, or they fit at 60x20:\n%s", v)
 	}
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, 10, 5))
+	m, _ = uitest.Drive(m, uitest.MousePress(10, 5, tea.MouseButtonWheelDown))
 	if v := m.View(); !strings.Contains(v, last) {
 		t.Errorf("the wheel does not scroll the exam's overview:\n%s", v)
 	}
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, 10, 5))
+	m, _ = uitest.Drive(m, uitest.MousePress(10, 5, tea.MouseButtonWheelUp))
 	if strings.Contains(m.View(), last) {
 		t.Errorf("wheel up does not scroll the overview back:\n%s", m.View())
 	}
@@ -129,12 +125,12 @@ func TestMouseScrollsTheResults(t *testing.T) {
 	if !strings.Contains(v, "Weakest topics") || hint == "" {
 		t.Fatalf("the results fit at 60x20, nothing to scroll:\n%s", v)
 	}
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelDown, 10, 5))
+	m, _ = uitest.Drive(m, uitest.MousePress(10, 5, tea.MouseButtonWheelDown))
 	v = m.View()
 	if strings.Contains(v, "Weakest topics") || uitest.LineWith(v, "more line") == hint {
 		t.Errorf("the wheel does not scroll the results (hint %q):\n%s", hint, v)
 	}
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, 10, 5))
+	m, _ = uitest.Drive(m, uitest.MousePress(10, 5, tea.MouseButtonWheelUp))
 	if !strings.Contains(m.View(), "Weakest topics") {
 		t.Errorf("wheel up does not scroll the results back:\n%s", m.View())
 	}
@@ -156,16 +152,16 @@ func TestMenuMouse(t *testing.T) {
 		t.Fatalf("the menu does not start on Practice:\n%s", m.View())
 	}
 	x, y := cellOf(t, m.View(), "Results")
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y))
+	m, _ = uitest.Drive(m, uitest.MousePress(x, y, tea.MouseButtonLeft))
 	if !strings.Contains(m.View(), "▸ Results") {
 		t.Fatalf("a click on Results did not select it:\n%s", m.View())
 	}
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonWheelUp, x, y))
+	m, _ = uitest.Drive(m, uitest.MousePress(x, y, tea.MouseButtonWheelUp))
 	if !strings.Contains(m.View(), "▸ Review") {
 		t.Fatalf("wheel up did not move the cursor to Review:\n%s", m.View())
 	}
 	x, y = cellOf(t, m.View(), "Results")
-	m, _ = uitest.Drive(m, mouse(tea.MouseButtonLeft, x, y), mouse(tea.MouseButtonLeft, x, y))
+	m, _ = uitest.Drive(m, uitest.MousePress(x, y, tea.MouseButtonLeft), uitest.MousePress(x, y, tea.MouseButtonLeft))
 	if h := strings.Split(m.View(), "\n")[0]; !strings.Contains(h, "› Results") {
 		t.Errorf("two clicks on Results did not open it; header %q", h)
 	}
