@@ -298,7 +298,7 @@ func loadBank(fsys fs.FS, label string, full bool) (*Bank, error) {
 				line, col := scenarios.Locate(data, fmt.Sprintf("$[%d]%s", i, field))
 				problems = append(problems, QuestionProblem{File: file, Line: line, Column: col, Msg: fmt.Sprintf(msg, a...)})
 			}
-			validateQuestion(q, at)
+			ValidateQuestion(q, at)
 			if prev, dup := where[q.ID]; dup && q.ID != "" {
 				at(".id", "duplicate question id %q (first in %s)", q.ID, prev)
 				continue
@@ -325,9 +325,7 @@ var rulePattern = regexp.MustCompile(`^§[1-9]( §[1-9])*$`)
 // problem with the field it concerns, relative to the question (".stem",
 // ".options[1].explanation"), so a caller holding the question elsewhere
 // in a file (a walkthrough's inline question) can place it at file:line:col.
-func ValidateQuestion(q *Question, at func(field, msg string, a ...any)) { validateQuestion(q, at) }
-
-func validateQuestion(q *Question, at func(field, msg string, a ...any)) {
+func ValidateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	if q.ID == "" {
 		at(".id", "question has no id")
 	}
@@ -377,10 +375,9 @@ func validateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	if !q.Multi {
 		letters, field = []string{q.Answer}, ".answer"
 	}
-	n := len(q.Options)
-	if n != 4 {
-		n = 4 // the options are wrong already: check the letter against what there must be
-	}
+	// Checked against the 4 options there must be, even when the options
+	// are wrong already.
+	const n = 4
 	seen := map[int]bool{}
 	for _, l := range letters {
 		i, ok := letterIndex(l)
