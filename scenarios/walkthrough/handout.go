@@ -264,9 +264,9 @@ func outcome(st agent.Step) string {
 	case cl.Layer == rules.LayerProtocol:
 		return fmt.Sprintf("protocol error %d", cl.ProtocolCode)
 	case cl.Layer == rules.LayerExecution:
-		s := "isError true, " + orNone(string(cl.ErrorCategory))
-		if cl.ErrorCategory == "" {
-			s = "isError true, no category"
+		s := "isError true, no category"
+		if cl.ErrorCategory != "" {
+			s = "isError true, " + string(cl.ErrorCategory)
 		}
 		if cl.IsRetryable != nil {
 			s += fmt.Sprintf(", isRetryable %v", *cl.IsRetryable)
