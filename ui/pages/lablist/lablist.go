@@ -418,20 +418,13 @@ func (m *Model) View() string {
 	}
 	st := m.c.Styles
 	var out []string
-	first, after := 0, 0
-	for _, s := range m.all {
-		switch m.c.Mark(s.ID) {
-		case quiz.MarkFirstTime:
-			first++
-		case quiz.MarkAfterMiss:
-			after++
-		}
-	}
-	title, noun, tail := "Lab scenarios", "scenarios", fmt.Sprintf(" · ✓ %d · ◑ %d", first, after)
-	legend := "/ to filter · ✓ right first time · ◑ right after a miss"
-	if m.agents {
-		title, noun, tail = "Simulated agents: pick a run", "runs", ""
-		legend = "/ to filter · ⇄ also has a subagent view (c)"
+	title, noun, tail := "Simulated agents: pick a run", "runs", ""
+	legend := "/ to filter · ⇄ also has a subagent view (c)"
+	if !m.agents {
+		// The lab list holds the catalogue's scenarios, each once.
+		first, after := m.c.MarkCounts()
+		title, noun, tail = "Lab scenarios", "scenarios", fmt.Sprintf(" · ✓ %d · ◑ %d", first, after)
+		legend = "/ to filter · ✓ right first time · ◑ right after a miss"
 	}
 	summary := fmt.Sprintf("%d %s%s", len(m.all), noun, tail)
 	switch {
