@@ -100,14 +100,3 @@ func Overlay[T any](base, extra []T, id func(T) string) []T {
 	}
 	return out
 }
-
-// ClosestIDs returns up to n of ids nearest to id, the way
-// [Catalog.Closest] ranks scenario ids, for "did you mean" messages about
-// other kinds of content.
-func ClosestIDs(id string, ids []string, n int) []string {
-	c := &Catalog{}
-	for _, x := range ids {
-		c.Scenarios = append(c.Scenarios, &Scenario{ID: x})
-	}
-	return c.Closest(id, n)
-}

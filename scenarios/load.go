@@ -79,7 +79,12 @@ func (c *Catalog) IDs() []string {
 
 // Closest returns up to n ids nearest to id by edit distance, for "did you
 // mean" messages.
-func (c *Catalog) Closest(id string, n int) []string {
+func (c *Catalog) Closest(id string, n int) []string { return ClosestIDs(id, c.IDs(), n) }
+
+// ClosestIDs returns up to n of ids nearest to id, the way
+// [Catalog.Closest] ranks scenario ids, for "did you mean" messages about
+// other kinds of content.
+func ClosestIDs(id string, ids []string, n int) []string {
 	type cand struct {
 		id string
 		d  int
@@ -87,18 +92,18 @@ func (c *Catalog) Closest(id string, n int) []string {
 	var cs []cand
 	want := strings.ToLower(id)
 	words := strings.FieldsFunc(want, func(r rune) bool { return r == '-' || r == '_' || r == ' ' })
-	for _, s := range c.Scenarios {
-		d := distance(want, s.ID)
-		if strings.Contains(s.ID, want) && want != "" {
+	for _, x := range ids {
+		d := distance(want, x)
+		if strings.Contains(x, want) && want != "" {
 			d = 0
 		}
 		// Words the id shares with the query count for more than spelling.
 		for _, w := range words {
-			if len(w) > 2 && strings.Contains(s.ID, w) {
+			if len(w) > 2 && strings.Contains(x, w) {
 				d -= 2 * len(w)
 			}
 		}
-		cs = append(cs, cand{s.ID, d})
+		cs = append(cs, cand{x, d})
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
 	var out []string
