@@ -51,23 +51,32 @@ func ContentFiles(fsys fs.FS) ([]string, error) {
 // problems. It returns the bytes read (for [ProblemAt]) and the problems;
 // when there are any, v must not be used.
 func DecodeContentFile(fsys fs.FS, name, file string, check bool, v any) ([]byte, []Problem) {
-	data, err := ReadContentFile(fsys, name)
-	if err != nil {
-		return nil, []Problem{{File: file, Msg: err.Error()}}
-	}
-	if check {
-		var ps []Problem
-		for _, cp := range CheckYAMLText(data) {
-			ps = append(ps, Problem{File: file, Line: cp.Line, Column: cp.Column, Msg: cp.Msg})
-		}
-		if len(ps) > 0 {
-			return data, ps
-		}
+	data, ps := readChecked(fsys, name, file, check)
+	if len(ps) > 0 {
+		return data, ps
 	}
 	if err := yaml.UnmarshalWithOptions(data, v, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
 		return data, []Problem{yamlProblem(file, err)}
 	}
 	return data, nil
+}
+
+// readChecked reads the file name of fsys with [ReadContentFile] and, when
+// check is true, runs [CheckYAMLText] on it; file names the file in
+// problems.
+func readChecked(fsys fs.FS, name, file string, check bool) ([]byte, []Problem) {
+	data, err := ReadContentFile(fsys, name)
+	if err != nil {
+		return nil, []Problem{{File: file, Msg: err.Error()}}
+	}
+	if !check {
+		return data, nil
+	}
+	var ps []Problem
+	for _, cp := range CheckYAMLText(data) {
+		ps = append(ps, Problem{File: file, Line: cp.Line, Column: cp.Column, Msg: cp.Msg})
+	}
+	return data, ps
 }
 
 // ProblemAt is a problem located at a YAML path of a content file

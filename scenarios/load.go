@@ -266,21 +266,11 @@ type loadedFile struct {
 // run.
 func loadFile(fsys fs.FS, name, file string, full bool) loadedFile {
 	f := loadedFile{file: file}
-	data, err := ReadContentFile(fsys, name)
-	if err != nil {
-		f.problems = []Problem{{File: file, Msg: err.Error()}}
+	f.data, f.problems = readChecked(fsys, name, file, full)
+	if len(f.problems) > 0 {
 		return f
 	}
-	f.data = data
-	if full {
-		for _, cp := range CheckYAMLText(data) {
-			f.problems = append(f.problems, Problem{File: file, Line: cp.Line, Column: cp.Column, Msg: cp.Msg})
-		}
-		if len(f.problems) > 0 {
-			return f
-		}
-	}
-	f.scenario, f.problems = parseScenario(file, data, full)
+	f.scenario, f.problems = parseScenario(file, f.data, full)
 	return f
 }
 
