@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/goccy/go-yaml"
@@ -28,15 +29,18 @@ func hasWalkthroughs(dir string) bool {
 
 // ContentFiles lists the *.yaml and *.yml files at the top of fsys, sorted
 // by name.
-func ContentFiles(fsys fs.FS) ([]string, error) {
+func ContentFiles(fsys fs.FS) ([]string, error) { return filesWithExt(fsys, ".yaml", ".yml") }
+
+// filesWithExt lists the files at the top of fsys whose extension is one
+// of exts, sorted by name.
+func filesWithExt(fsys fs.FS, exts ...string) ([]string, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, friendlyFSError(err)
 	}
 	var files []string
 	for _, e := range entries {
-		ext := path.Ext(e.Name())
-		if !e.IsDir() && (ext == ".yaml" || ext == ".yml") {
+		if !e.IsDir() && slices.Contains(exts, path.Ext(e.Name())) {
 			files = append(files, e.Name())
 		}
 	}

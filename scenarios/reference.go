@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -116,17 +115,10 @@ func LoadReferenceDir(dir string) (*Reference, error) {
 // under it. Together the files must give each section §1 to §9 exactly
 // once. label prefixes file names in problems.
 func LoadReferenceFS(fsys fs.FS, label string) (*Reference, error) {
-	entries, err := fs.ReadDir(fsys, ".")
+	files, err := filesWithExt(fsys, ".md")
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the directory %s: %w", label, friendlyFSError(err))
+		return nil, fmt.Errorf("cannot read the directory %s: %w", label, err)
 	}
-	var files []string
-	for _, e := range entries {
-		if !e.IsDir() && path.Ext(e.Name()) == ".md" {
-			files = append(files, e.Name())
-		}
-	}
-	sort.Strings(files)
 	if len(files) == 0 {
 		return nil, &LoadError{[]Problem{{File: label, Msg: "no *.md Reference files here: write one per section, §1 to §9"}}}
 	}
