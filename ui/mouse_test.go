@@ -9,25 +9,12 @@ import (
 	"github.com/errorlab/errorlab/ui/internal/uitest"
 )
 
-// rowWith is the screen row (0 = the header) of the first line holding s,
-// and the column where s starts.
-func rowWith(t *testing.T, view, s string) (x, y int) {
-	t.Helper()
-	for i, l := range strings.Split(view, "\n") {
-		if j := strings.Index(l, s); j >= 0 {
-			return len([]rune(l[:j])), i
-		}
-	}
-	t.Fatalf("no line holds %q in\n%s", s, view)
-	return 0, 0
-}
-
 // On the scenario screen a click on a pane focuses it (its title gets the
 // ▸ and the heavy border) and the wheel scrolls the pane under the
 // pointer, whichever pane has the keyboard's focus.
 func TestScenarioMouse(t *testing.T) {
 	m := openTimeout(t, Options{}, uitest.Press("enter"))
-	x, y := rowWith(t, m.View(), "Response")
+	x, y := uitest.CellOf(t, m.View(), "Response")
 	m, _ = uitest.Drive(m, uitest.MousePress(x+2, y+2, tea.MouseButtonLeft))
 	if l := uitest.LineWith(m.View(), "Response"); !strings.Contains(l, "▸ Response") {
 		t.Fatalf("a click on the response pane did not focus it: %q", l)
@@ -36,7 +23,7 @@ func TestScenarioMouse(t *testing.T) {
 	// the focus. Make it overflow first with a small terminal.
 	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 120, Height: 24})
 	before := m.View()
-	rx, ry := rowWith(t, before, "Request")
+	rx, ry := uitest.CellOf(t, before, "Request")
 	m, _ = uitest.Drive(m, uitest.MousePress(rx+2, ry+2, tea.MouseButtonWheelDown))
 	if m.View() == before {
 		t.Fatalf("the wheel on the request pane changed nothing:\n%s", before)

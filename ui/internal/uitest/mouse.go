@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -37,6 +38,20 @@ func RowOf(t testing.TB, view, s string) int {
 	}
 	t.Fatalf("no line holds %q:\n%s", s, view)
 	return -1
+}
+
+// CellOf is where s first shows in view: its column in cells and its
+// row (terminal coordinates, as the mouse reports them); the test fails
+// when no line holds it.
+func CellOf(t testing.TB, view, s string) (x, y int) {
+	t.Helper()
+	for y, l := range strings.Split(ansi.Strip(view), "\n") {
+		if i := strings.Index(l, s); i >= 0 {
+			return ansi.StringWidth(l[:i]), y
+		}
+	}
+	t.Fatalf("%q is not on screen:\n%s", s, view)
+	return 0, 0
 }
 
 // ScrollPos matches the scroll position a pane draws in its bottom

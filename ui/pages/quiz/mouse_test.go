@@ -5,26 +5,12 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	qz "github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
 	"github.com/errorlab/errorlab/ui/pages/quiz"
 )
-
-// cellOf is where substr first shows in the app's frame: its column in
-// cells and its row (terminal coordinates, as the mouse reports them).
-func cellOf(t *testing.T, view, substr string) (x, y int) {
-	t.Helper()
-	for y, l := range strings.Split(ansi.Strip(view), "\n") {
-		if i := strings.Index(l, substr); i >= 0 {
-			return ansi.StringWidth(l[:i]), y
-		}
-	}
-	t.Fatalf("%q is not on screen:\n%s", substr, view)
-	return 0, 0
-}
 
 // longExhibit is a pool of one question whose exhibit (64 lines)
 // overflows its pane at every size.
@@ -45,7 +31,7 @@ func TestMouseOnTheExhibit(t *testing.T) {
 	if strings.Contains(v, "▸ Exhibit") {
 		t.Fatalf("the exhibit is focused at the start:\n%s", v)
 	}
-	x, y := cellOf(t, v, " Exhibit ")
+	x, y := uitest.CellOf(t, v, " Exhibit ")
 	before := uitest.ScrollPos.FindString(v)
 	m, _ = uitest.Drive(m, uitest.MousePress(x, y+3, tea.MouseButtonWheelDown))
 	if after := uitest.ScrollPos.FindString(m.View()); before == "" || after == before || !strings.HasPrefix(after, "↕ 4-") {
@@ -59,7 +45,7 @@ func TestMouseOnTheExhibit(t *testing.T) {
 	if !strings.Contains(m.View(), "▸ Exhibit") {
 		t.Fatalf("a click on the exhibit does not focus it:\n%s", m.View())
 	}
-	sx, sy := cellOf(t, m.View(), "Classify the response.")
+	sx, sy := uitest.CellOf(t, m.View(), "Classify the response.")
 	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonLeft))
 	if strings.Contains(m.View(), "▸ Exhibit") {
 		t.Fatalf("a click on the question leaves the exhibit focused:\n%s", m.View())
@@ -68,7 +54,7 @@ func TestMouseOnTheExhibit(t *testing.T) {
 	// Narrow: the exhibit is a box between the stem and the choices.
 	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	v = m.View()
-	x, y = cellOf(t, v, " Exhibit ")
+	x, y = uitest.CellOf(t, v, " Exhibit ")
 	before = uitest.ScrollPos.FindString(v)
 	m, _ = uitest.Drive(m, uitest.MousePress(x, y+2, tea.MouseButtonWheelDown))
 	if after := uitest.ScrollPos.FindString(m.View()); before == "" || !strings.HasPrefix(after, "↕ 4-") {
@@ -79,21 +65,21 @@ func TestMouseOnTheExhibit(t *testing.T) {
 		t.Fatalf("narrow, a click on the exhibit does not focus it:\n%s", m.View())
 	}
 	// The focused box takes the column but for the hint row below it.
-	sx, sy = cellOf(t, m.View(), "tab back to the question")
+	sx, sy = uitest.CellOf(t, m.View(), "tab back to the question")
 	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonLeft))
 	if strings.Contains(m.View(), "▸ Exhibit") {
 		t.Fatalf("narrow, a click on the question leaves the exhibit focused:\n%s", m.View())
 	}
 	// The wheel over the column scrolls it: up to the stem, down to the
 	// last choice.
-	sx, sy = cellOf(t, m.View(), "Which errorCategory fits?")
+	sx, sy = uitest.CellOf(t, m.View(), "Which errorCategory fits?")
 	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonWheelUp))
 	if v := m.View(); !strings.Contains(v, "Classify the response.") || strings.Contains(v, "D  permission") {
 		t.Errorf("wheel up over the column does not show the stem:\n%s", v)
 	}
-	sx, sy = cellOf(t, m.View(), "Which errorCategory fits?")
+	sx, sy = uitest.CellOf(t, m.View(), "Which errorCategory fits?")
 	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonWheelDown))
-	sx, sy = cellOf(t, m.View(), "Which errorCategory fits?")
+	sx, sy = uitest.CellOf(t, m.View(), "Which errorCategory fits?")
 	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonWheelDown))
 	if v := m.View(); strings.Contains(v, "Classify the response.") || !strings.Contains(v, "D  permission") {
 		t.Errorf("wheel down over the column does not show the last choice:\n%s", v)
@@ -151,7 +137,7 @@ func TestMenuMouse(t *testing.T) {
 	if !strings.Contains(m.View(), "▸ Practice") {
 		t.Fatalf("the menu does not start on Practice:\n%s", m.View())
 	}
-	x, y := cellOf(t, m.View(), "Results")
+	x, y := uitest.CellOf(t, m.View(), "Results")
 	m, _ = uitest.Drive(m, uitest.MousePress(x, y, tea.MouseButtonLeft))
 	if !strings.Contains(m.View(), "▸ Results") {
 		t.Fatalf("a click on Results did not select it:\n%s", m.View())
@@ -160,7 +146,7 @@ func TestMenuMouse(t *testing.T) {
 	if !strings.Contains(m.View(), "▸ Review") {
 		t.Fatalf("wheel up did not move the cursor to Review:\n%s", m.View())
 	}
-	x, y = cellOf(t, m.View(), "Results")
+	x, y = uitest.CellOf(t, m.View(), "Results")
 	m, _ = uitest.Drive(m, uitest.MousePress(x, y, tea.MouseButtonLeft), uitest.MousePress(x, y, tea.MouseButtonLeft))
 	if h := strings.Split(m.View(), "\n")[0]; !strings.Contains(h, "› Results") {
 		t.Errorf("two clicks on Results did not open it; header %q", h)
