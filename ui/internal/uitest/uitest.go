@@ -210,8 +210,8 @@ func AfternoonCatalog(tb testing.TB) *scenarios.Catalog {
 
 const TimeoutID = "timeout-second-try"
 
-// retryKey is the number key of retry_same, from the rules' order.
-func RetryKey() string { return fmt.Sprint(slices.Index(rules.Actions, rules.RetrySame) + 1) }
+// RetryKey is the number key of retry_same, from the rules' order.
+func RetryKey() string { return KeyOf(rules.RetrySame) }
 
 const GoErrorID = "refund-handler-go-error"
 
