@@ -47,6 +47,14 @@ func (m *Model) startDiff() tea.Cmd {
 	return m.fetchDiff(bad)
 }
 
+// closeDiff leaves the comparison: the panes and the caveat go back to
+// the style's own call.
+func (m *Model) closeDiff() {
+	m.diffOn = false
+	m.refreshPanes()
+	m.refreshCaveat()
+}
+
 func (m *Model) fetchDiff(bad mockserver.Style) tea.Cmd {
 	m.diffBusy = true
 	m.refreshPanes()

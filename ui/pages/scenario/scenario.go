@@ -139,9 +139,7 @@ func (m *Model) SetSize(w, h int) {
 // the root leaves the screen.
 func (m *Model) Back() bool {
 	if m.diffOn {
-		m.diffOn = false
-		m.refreshPanes()
-		m.refreshCaveat()
+		m.closeDiff()
 		m.layout()
 		return true
 	}
@@ -200,9 +198,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, ks.Call):
 		if m.diffOn {
-			m.diffOn = false
-			m.refreshPanes()
-			m.refreshCaveat()
+			m.closeDiff()
 		}
 		return m.call()
 	case key.Matches(k, m.actions.KeyMap.Choose):
@@ -223,9 +219,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		m.refreshPanes()
 	case key.Matches(k, ks.Diff):
 		if m.diffOn {
-			m.diffOn = false
-			m.refreshPanes()
-			m.refreshCaveat()
+			m.closeDiff()
 			return nil
 		}
 		cmd := m.startDiff()
