@@ -28,11 +28,6 @@ func openAt(t *testing.T, id string, size tea.WindowSizeMsg, msgs ...tea.Msg) te
 	return m
 }
 
-// revKeys is the r presses that move a scenario from its own revision to rev.
-func revKeys(t *testing.T, id string, rev rules.Revision) []tea.Msg {
-	return uitest.RevKeys(t, id, rev)
-}
-
 // lowerView shows the whole lower panel: focused (tab until its title
 // has the focus mark ▸) and given room.
 func lowerView(t *testing.T, m tea.Model) string {
@@ -56,7 +51,7 @@ func lowerView(t *testing.T, m tea.Model) string {
 // Item 4: identical responses are said to be identical, not ✗ and ✓, and
 // the style line says the style has no effect.
 func TestCompareIdenticalResponses(t *testing.T) {
-	m := openAt(t, uitest.ArgsSchemaID, uitest.Size120, append(revKeys(t, uitest.ArgsSchemaID, rules.Rev20250618), uitest.Press("d"))...)
+	m := openAt(t, uitest.ArgsSchemaID, uitest.Size120, append(uitest.RevKeys(t, uitest.ArgsSchemaID, rules.Rev20250618), uitest.Press("d"))...)
 	view := m.View()
 	if !strings.Contains(strings.Join(strings.Fields(view), " "), "Under 2025-06-18 this request never reaches a tool, so the response style makes no difference") {
 		t.Errorf("the comparison does not say the styles make no difference:\n%s", view)
@@ -65,7 +60,7 @@ func TestCompareIdenticalResponses(t *testing.T) {
 		t.Errorf("identical responses labelled bad and good:\n%s", view)
 	}
 	// Outside the comparison, under the same revision, s says so too.
-	m = openAt(t, uitest.ArgsSchemaID, uitest.Size120, append(revKeys(t, uitest.ArgsSchemaID, rules.Rev20250618), uitest.Press("s"))...)
+	m = openAt(t, uitest.ArgsSchemaID, uitest.Size120, append(uitest.RevKeys(t, uitest.ArgsSchemaID, rules.Rev20250618), uitest.Press("s"))...)
 	if line := uitest.LineWith(m.View(), "s style"); !strings.Contains(line, "no effect under 2025-06-18") {
 		t.Errorf("style line does not say the style has no effect: %q", line)
 	}
