@@ -32,7 +32,7 @@ type Model struct {
 	builtW  int // inner width of the cached content; -1 = stale
 	w, h    int // outer size in cells
 	focused bool
-	summary string              // one line standing in for the content when only one row shows
+	summary string              // one line standing in for the content when only one row shows, sanitized
 	frame   map[frameKey]string // cached top/bottom borders
 
 	// KeyMap scrolls the pane (Update, Scroll); it starts as the session's
@@ -85,11 +85,8 @@ func New(c *common.Common) *Model {
 // SetContent replaces the pane's title, copy text and content builder.
 // The scroll position returns to the top.
 func (p *Model) SetContent(title, raw string, build func(width int) string) {
-	p.title, p.raw, p.build = title, raw, build
-	p.summary = OneLine(raw)
-	p.builtW = -1
 	p.vp.GotoTop()
-	p.refresh()
+	p.SetBuild(title, raw, build)
 }
 
 // SetBuild replaces the title, copy text and content builder like
@@ -97,7 +94,7 @@ func (p *Model) SetContent(title, raw string, build func(width int) string) {
 // grows or whose selection moves).
 func (p *Model) SetBuild(title, raw string, build func(width int) string) {
 	p.title, p.raw, p.build = title, raw, build
-	p.summary = OneLine(raw)
+	p.summary = common.Sanitize(OneLine(raw))
 	p.builtW = -1
 	p.refresh()
 }
@@ -202,7 +199,7 @@ func (p *Model) View() string {
 	var b strings.Builder
 	b.WriteString(p.border(true, ""))
 	if ih == 1 && p.summary != "" {
-		line := p.Styles.Muted.Render(ansi.Truncate(common.Sanitize(p.summary), iw, "…"))
+		line := p.Styles.Muted.Render(ansi.Truncate(p.summary, iw, "…"))
 		if lw := ansi.StringWidth(line); lw < iw {
 			line += strings.Repeat(" ", iw-lw)
 		}
@@ -245,7 +242,7 @@ func OneLine(raw string) string {
 	if json.Compact(&buf, []byte(raw)) == nil {
 		return buf.String()
 	}
-	return strings.Join(strings.Fields(raw), " ")
+	return common.OneLineText(raw)
 }
 
 // position is "12-30/44" when the content overflows, "" otherwise.
