@@ -154,7 +154,7 @@ func New(opts Options) tea.Model {
 		if sc, ok := cat.Get(opts.ScenarioID); ok {
 			a.stack = append(a.stack, scenario.New(c, sc))
 		} else {
-			c.SetStatus(common.StatusError, "%s", unknownScenario(cat, opts.ScenarioID))
+			c.SetStatus(common.StatusError, "%s", common.UnknownScenario(cat, opts.ScenarioID))
 		}
 	}
 	return a
@@ -174,10 +174,6 @@ func (a *App) presenting(id string, presenter bool) common.Screen {
 		return nil
 	}
 	return wtpage.New(a.c, w, presenter)
-}
-
-func unknownScenario(cat *scenarios.Catalog, id string) string {
-	return common.UnknownScenario(cat, id)
 }
 
 // App is the root model: a stack of screens (home at the bottom), the
@@ -236,7 +232,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.OpenScenarioMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {
-			a.c.SetStatus(common.StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
+			a.c.SetStatus(common.StatusError, "%s", common.UnknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
 		cmd = a.push(scenario.New(a.c, sc))
@@ -247,14 +243,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.OpenExerciseMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {
-			a.c.SetStatus(common.StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
+			a.c.SetStatus(common.StatusError, "%s", common.UnknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
 		cmd = a.push(propagation.New(a.c, sc))
 	case common.ReplaceScenarioMsg:
 		sc, ok := a.c.Catalog.Get(msg.ID)
 		if !ok {
-			a.c.SetStatus(common.StatusError, "%s", unknownScenario(a.c.Catalog, msg.ID))
+			a.c.SetStatus(common.StatusError, "%s", common.UnknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
 		a.dropTop()
