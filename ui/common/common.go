@@ -92,7 +92,7 @@ func (c *Common) AfterWrite() {
 	if c.Progress == nil {
 		return
 	}
-	n := strings.TrimSpace(strings.TrimPrefix(c.Progress.CurrentNotice(), "⚠"))
+	n := noticeText(c.Progress)
 	if n == "" || n == c.lastNotice {
 		return
 	}
@@ -102,6 +102,11 @@ func (c *Common) AfterWrite() {
 		n += " · " + c.status.Text
 	}
 	c.SetStatus(StatusWarn, "%s", n)
+}
+
+// noticeText is the store's current notice without its ⚠.
+func noticeText(p Progress) string {
+	return strings.TrimSpace(strings.TrimPrefix(p.CurrentNotice(), "⚠"))
 }
 
 // keptAside matches the store's notice about a spoiled progress file.
@@ -211,7 +216,7 @@ func New(r *lipgloss.Renderer, cat *scenarios.Catalog, prog Progress) *Common {
 		Progress: prog,
 	}
 	if prog != nil {
-		c.lastNotice = strings.TrimSpace(strings.TrimPrefix(prog.CurrentNotice(), "⚠"))
+		c.lastNotice = noticeText(prog)
 	}
 	return c
 }
