@@ -34,7 +34,7 @@ func clock(d time.Duration) string {
 }
 
 // timerText is "⏱ 12:30 / 25:00": the time since the first click
-// against the planned length, "⚠ 3:10 over" past it, and before the
+// against the planned length, "⚠ 03:10 over" past it, and before the
 // first click "⏱ 00:00 / 25:00 · starts at the first click".
 func (m *Model) timerText() string {
 	plan := time.Duration(m.w.Minutes) * time.Minute
