@@ -171,8 +171,8 @@ func ValidateReferenceDir(dir string) ([]Problem, error) {
 	return nil, err
 }
 
-// referenceMarkdown parses Markdown the way glamour, which draws the
-// Reference, does: GitHub-flavoured, with definition lists.
+// referenceMarkdown parses Markdown the way ui/components/markdown, which
+// draws the Reference, does: GitHub-flavoured, with definition lists.
 var referenceMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList))
 
 // sectionHeading is a section's first heading: "§3 Structured metadata".

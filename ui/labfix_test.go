@@ -168,24 +168,24 @@ func TestSmallestSizeBeforeCall(t *testing.T) {
 	}
 }
 
-// Item 13: JSON-RPC codes never split at their minus sign.
+// Item 13: JSON-RPC codes never split at their minus sign: no line ends
+// at a minus or hyphen, and each code is shown whole (a plain minus in
+// prose, which wraps only at spaces; a non-breaking one in tables, which
+// lipgloss would otherwise wrap at it).
 func TestReferenceCodesDoNotSplit(t *testing.T) {
 	for w := 20; w <= 160; w++ {
 		content, _, _ := buildReference(styles.DefaultStyles(nil), w)
-		if strings.Contains(content, "-32") {
-			t.Fatalf("width %d: a code with a breakable hyphen", w)
-		}
 		lines := strings.Split(ansi.Strip(content), "\n")
 		for i, l := range lines {
-			if strings.HasSuffix(strings.TrimRight(l, " │"), "‑") {
+			if end := strings.TrimRight(l, " │"); strings.HasSuffix(end, "‑") || strings.HasSuffix(end, "-") {
 				t.Fatalf("width %d, line %d ends with a split code: %q / %q", w, i, l, lines[min(i+1, len(lines)-1)])
 			}
 		}
 	}
 	content, _, _ := buildReference(styles.DefaultStyles(nil), 80)
 	for _, code := range []string{"32700", "32600", "32601", "32602", "32603"} {
-		if !strings.Contains(content, "‑"+code) {
-			t.Errorf("reference lacks ‑%s", code)
+		if !strings.Contains(content, "‑"+code) && !strings.Contains(content, "-"+code) {
+			t.Errorf("reference lacks -%s", code)
 		}
 	}
 }

@@ -21,7 +21,9 @@ type Styles struct {
 	Crumb       lipgloss.Style
 	HeaderRight lipgloss.Style
 
-	// Text.
+	// Text. Body is running prose (the Reference): plain, or the
+	// brightest text colour under high-contrast.
+	Body    lipgloss.Style
 	Title   lipgloss.Style
 	Heading lipgloss.Style
 	Bold    lipgloss.Style
@@ -75,8 +77,7 @@ type Styles struct {
 	// Help bar.
 	Help help.Styles
 
-	// Theme is the theme these styles were built for; components that
-	// draw with another library (glamour) follow it.
+	// Theme is the theme these styles were built for.
 	Theme Theme
 }
 
@@ -175,6 +176,7 @@ func New(r *lipgloss.Renderer, t Theme) *Styles {
 		Crumb:       ns().Foreground(text),
 		HeaderRight: ns().Foreground(muted),
 
+		Body:    ns(),
 		Title:   ns().Bold(true).Foreground(text),
 		Heading: ns().Bold(true).Foreground(accent),
 		Bold:    ns().Bold(true),
@@ -217,6 +219,9 @@ func New(r *lipgloss.Renderer, t Theme) *Styles {
 		BlankWhite: ns().Background(lipgloss.Color("#FFFFFF")),
 	}
 	s.Theme = t
+	if t == ThemeHighContrast {
+		s.Body = ns().Foreground(text)
+	}
 	if t == ThemeMono {
 		// Without colour, emphasis is weight and underline.
 		s.Heading = s.Heading.Underline(true)

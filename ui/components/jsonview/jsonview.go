@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/errorlab/errorlab/ui/common"
@@ -42,11 +41,57 @@ type Doc struct {
 	json bool
 }
 
+// jsonLexer is chroma's JSON lexer, its rules written out here the way
+// chroma's own json.xml states them. Asking chroma's lexers package for
+// "json" would link its registry, which parses every one of its ~250
+// lexer definitions at every start of every command (about 18 ms here:
+// issue 7's start-up budget); the rules are built on first use.
 var jsonLexer = sync.OnceValue(func() chroma.Lexer {
-	l := lexers.Get("json")
-	if l == nil {
-		return nil
-	}
+	str := `"(\\\\|\\"|[^"])*"`
+	l := chroma.MustNewLexer(&chroma.Config{
+		Name:         "JSON",
+		Aliases:      []string{"json"},
+		DotAll:       true,
+		NotMultiline: true,
+	}, func() chroma.Rules {
+		return chroma.Rules{
+			"root":       {chroma.Include("value")},
+			"whitespace": {{Pattern: `\s+`, Type: chroma.Text}},
+			"comment":    {{Pattern: `//.*?\n`, Type: chroma.CommentSingle}},
+			"simplevalue": {
+				{Pattern: `(true|false|null)\b`, Type: chroma.KeywordConstant},
+				{Pattern: `-?(0|[1-9]\d*)(\.\d+[eE](\+|-)?\d+|[eE](\+|-)?\d+|\.\d+)`, Type: chroma.LiteralNumberFloat},
+				{Pattern: `-?(0|[1-9]\d*)`, Type: chroma.LiteralNumberInteger},
+				{Pattern: str, Type: chroma.LiteralStringDouble},
+			},
+			"objectattribute": {
+				chroma.Include("value"),
+				{Pattern: `:`, Type: chroma.Punctuation},
+				{Pattern: `,`, Type: chroma.Punctuation, Mutator: chroma.Pop(1)},
+				{Pattern: `\}`, Type: chroma.Punctuation, Mutator: chroma.Pop(2)},
+			},
+			"objectvalue": {
+				chroma.Include("whitespace"),
+				chroma.Include("comment"),
+				{Pattern: str, Type: chroma.NameTag, Mutator: chroma.Push("objectattribute")},
+				{Pattern: `\}`, Type: chroma.Punctuation, Mutator: chroma.Pop(1)},
+			},
+			"arrayvalue": {
+				chroma.Include("whitespace"),
+				chroma.Include("value"),
+				chroma.Include("comment"),
+				{Pattern: `,`, Type: chroma.Punctuation},
+				{Pattern: `\]`, Type: chroma.Punctuation, Mutator: chroma.Pop(1)},
+			},
+			"value": {
+				chroma.Include("whitespace"),
+				chroma.Include("simplevalue"),
+				chroma.Include("comment"),
+				{Pattern: `\{`, Type: chroma.Punctuation, Mutator: chroma.Push("objectvalue")},
+				{Pattern: `\[`, Type: chroma.Punctuation, Mutator: chroma.Push("arrayvalue")},
+			},
+		}
+	})
 	return chroma.Coalesce(l)
 })
 

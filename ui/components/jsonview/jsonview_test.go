@@ -1,6 +1,8 @@
 package jsonview
 
 import (
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
 	"strings"
 	"testing"
 
@@ -96,5 +98,38 @@ func TestRenderLinesPerSourceLine(t *testing.T) {
 	}
 	if d.RenderLines(0, st) != nil {
 		t.Error("width 0 renders rows")
+	}
+}
+
+// The JSON lexer written out here tokenises exactly as chroma's registered
+// "json" lexer does, on envelopes of every shape the panes show.
+func TestLexerMatchesChromas(t *testing.T) {
+	want := chroma.Coalesce(lexers.Get("json"))
+	samples := []string{
+		`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\"errorCategory\":\"business\",\"isRetryable\":false}"}],"isError":true,"structuredContent":{"resultCount":0,"ratio":-1.5e-3,"ok":null,"list":[1,2.5,true,false,{"a":[]}]}}}`,
+		"{\n  \"jsonrpc\": \"2.0\",\n  \"error\": {\n    \"code\": -32602,\n    \"message\": \"Unknown tool: \\\"x\\\\\"\"\n  }\n}",
+		"[1, // a comment\n 2]",
+		`{"unterminated": "str`,
+		`not json at all {`,
+		``,
+	}
+	for _, s := range samples {
+		a, err := want.Tokenise(nil, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := jsonLexer().Tokenise(nil, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; ; i++ {
+			x, y := a(), b()
+			if x != y {
+				t.Fatalf("%q: token %d is %v here, %v in chroma's", s, i, y, x)
+			}
+			if x == chroma.EOF {
+				break
+			}
+		}
 	}
 }

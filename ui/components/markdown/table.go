@@ -3,165 +3,38 @@ package markdown
 import (
 	"bytes"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
-// Tables are drawn here rather than by glamour: glamour's tables keep the
-// header to one line (a long header is cut with …), size columns without
-// regard to words (an identifier such as structuredContent is split in
-// two) and style through lipgloss's package-level renderer. lipgloss/table,
-// given the session's styles and the width, does the column sizing; the
-// first row is the header, drawn in TableHeader and wrapped like any row.
+// Tables are drawn with lipgloss/table: given the session's styles and
+// the width, it sizes the columns; the first row is the header, drawn in
+// TableHeader and wrapped like any row. lipgloss wraps cells at hyphens
+// too, so a cell's hyphens between letters or digits (JSON-RPC, -32602,
+// 2025-06-18) become non-breaking ones (keepWords).
 
-// mdTable is a table taken out of the Markdown: its rows, header first,
-// as plain text.
+// mdTable is a table of the Markdown: its rows, header first, as plain
+// text.
 type mdTable struct{ rows [][]string }
 
-// tableToken stands in the Markdown for table i while glamour renders the
-// rest; it is one word glamour leaves alone.
-func tableToken(i int) string { return "errorlabtable" + strconv.Itoa(i) + "z" }
-
-// tableAt says which table a rendered line (ANSI stripped, trimmed) stands
-// for.
-func tableAt(plain string, n int) (int, bool) {
-	if !strings.HasPrefix(plain, "errorlabtable") || !strings.HasSuffix(plain, "z") {
-		return 0, false
+// tableRows is a parsed table's rows, header first: each cell's text
+// without Markdown marks, its hyphens kept whole.
+func tableRows(t *extast.Table, src []byte) [][]string {
+	var rows [][]string
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		var cells []string
+		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+			cells = append(cells, keepWords(strings.TrimSpace(cellText(c, src))))
+		}
+		rows = append(rows, cells)
 	}
-	i, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(plain, "errorlabtable"), "z"))
-	if err != nil || i < 0 || i >= n {
-		return 0, false
-	}
-	return i, true
-}
-
-// tableParser parses as glamour does (GitHub-flavoured Markdown and
-// definition lists), so it finds the tables glamour would draw.
-var tableParser = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
-
-var delimiterRow = regexp.MustCompile(`^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$`)
-
-// extractTables finds the tables at the top level of md and replaces each
-// with a paragraph holding its token; it returns the new Markdown and the
-// tables in order.
-func extractTables(md string) (string, []mdTable) {
-	src := []byte(md)
-	doc := tableParser.Parse(text.NewReader(src))
-	lines := strings.Split(md, "\n")
-	lineOf := lineIndex(src)
-	type span struct{ first, last int }
-	var spans []span
-	var tables []mdTable
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		t, ok := n.(*extast.Table)
-		if !ok {
-			continue
-		}
-		first, last := -1, -1
-		var rows [][]string
-		for row := t.FirstChild(); row != nil; row = row.NextSibling() {
-			var cells []string
-			for c := row.FirstChild(); c != nil; c = c.NextSibling() {
-				cells = append(cells, strings.TrimSpace(cellText(c, src)))
-				if c.Lines().Len() > 0 {
-					l := lineOf(c.Lines().At(0).Start)
-					if first < 0 || l < first {
-						first = l
-					}
-					last = max(last, l)
-				}
-			}
-			rows = append(rows, cells)
-		}
-		if first < 0 {
-			continue
-		}
-		// A table with no body ends at its delimiter row.
-		if last+1 < len(lines) && delimiterRow.MatchString(lines[last+1]) {
-			last++
-		}
-		spans = append(spans, span{first, last})
-		tables = append(tables, mdTable{rows: rows})
-	}
-	for i := len(spans) - 1; i >= 0; i-- {
-		s := spans[i]
-		repl := []string{"", tableToken(i), ""}
-		lines = append(lines[:s.first], append(repl, lines[s.last+1:]...)...)
-	}
-	return strings.Join(lines, "\n"), tables
-}
-
-// joinItemLines puts each tight list item's text on one line. glamour
-// keeps the line breaks of an item written over several lines (as a
-// paragraph's are not), so an item wrapped in the file would show wrapped
-// there too, whatever the width. A hard break (two spaces or a backslash
-// at the end of the line) stays.
-func joinItemLines(md string) string {
-	src := []byte(md)
-	doc := tableParser.Parse(text.NewReader(src))
-	type cut struct{ from, to int }
-	var cuts []cut
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		tb, ok := n.(*ast.TextBlock)
-		if !entering || !ok {
-			return ast.WalkContinue, nil
-		}
-		lines := tb.Lines()
-		for i := 1; i < lines.Len(); i++ {
-			prev, cur := lines.At(i-1), lines.At(i)
-			nl := bytes.LastIndexByte(src[prev.Start:cur.Start], '\n')
-			if nl < 0 {
-				continue
-			}
-			end := prev.Start + nl
-			before := src[prev.Start:end]
-			if bytes.HasSuffix(before, []byte("  ")) || bytes.HasSuffix(before, []byte("\\")) {
-				continue
-			}
-			from := prev.Start + len(bytes.TrimRight(before, " \t"))
-			cuts = append(cuts, cut{from, cur.Start})
-		}
-		return ast.WalkContinue, nil
-	})
-	for i := len(cuts) - 1; i >= 0; i-- {
-		c := cuts[i]
-		src = append(src[:c.from], append([]byte(" "), src[c.to:]...)...)
-	}
-	return string(src)
-}
-
-// lineIndex maps a byte offset in src to its 0-based line.
-func lineIndex(src []byte) func(int) int {
-	var starts []int
-	starts = append(starts, 0)
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return func(off int) int {
-		lo, hi := 0, len(starts)-1
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if starts[mid] <= off {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		return lo
-	}
+	return rows
 }
 
 // cellText is a cell's text without Markdown marks: emphasis, code spans

@@ -12,8 +12,8 @@ const NonBreakingHyphen = '\u2011'
 // rpcCode matches a JSON-RPC error code such as -32602.
 var rpcCode = regexp.MustCompile(`-(32[0-9]{3})\b`)
 
-// keepWords stops wrapping from breaking words at a hyphen, as glamour
-// and lipgloss both would: the minus of a JSON-RPC code (-32602) and a
+// keepWords stops lipgloss/table from breaking a cell's words at a
+// hyphen, as it otherwise would: the minus of a JSON-RPC code (-32602) and a
 // hyphen between two letters or digits (JSON-RPC, ORD-4471x, 2025-06-18)
 // become non-breaking hyphens. Addresses (http://, https://, and a link's
 // target in "](...)") are left as written. The text is read on screen,

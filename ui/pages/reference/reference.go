@@ -225,12 +225,7 @@ func referenceDoc(r *lipgloss.Renderer, st *styles.Styles, ref *scenarios.Refere
 		}
 	}
 	secs = append(secs, markdown.Section{Name: "Every rule", Markdown: everyRule()})
-	return markdown.New(r, markdown.Styles{
-		TableHeader: st.TableHeader.UnsetPadding(),
-		TableCell:   st.TableCell.UnsetPadding(),
-		TableBorder: st.TableBorder,
-		Theme:       st.Theme,
-	}, secs...)
+	return markdown.New(r, markdown.FromStyles(r, st), secs...)
 }
 
 // everyRule lists the rules from sim/rules, the one place they are
