@@ -38,9 +38,9 @@ var Topics = []Topic{
 	{"empty", "Valid empty vs access failure", "§4", 8, 4},
 	{"propagation", "Subagent recovery and propagation", "§5", 8, 3},
 	{"metadata", "Metadata, structuredContent, outputSchema", "§3", 8, 3},
-	{"safety", "What is safe to show the model", "§6", 6, 2},
-	{"spellings", "One flag, several spellings", "§7", 4, 2},
-	{"revisions", "Spec revisions: SEP-1303, 2026-07-28", "§1", 4, 2},
+	{"safety", "What is safe to show the model", "§6", 10, 2},
+	{"spellings", "One flag, several spellings", "§7", 10, 2},
+	{"revisions", "Spec revisions: SEP-1303, 2026-07-28", "§1", 10, 2},
 	{"judgement", "Judgement on the decision table", "§9", 10, 2},
 }
 

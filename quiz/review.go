@@ -231,7 +231,7 @@ func multiSummary(count, sizes map[int]int, k int) string {
 	}
 	sort.Ints(keys)
 	for _, s := range keys {
-		ss = append(ss, fmt.Sprintf("%d×%d", sizes[s], s))
+		ss = append(ss, fmt.Sprintf("%d of %d letter(s)", sizes[s], s))
 	}
 	return fmt.Sprintf("letters in %d keys: %s; key sizes: %s", k, strings.Join(ls, ", "), strings.Join(ss, ", "))
 }

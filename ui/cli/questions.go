@@ -25,6 +25,10 @@ type QuestionEntry struct {
 	Rule string `json:"rule"`
 	// Scenario is the id of the scenario the question cites, if any.
 	Scenario string `json:"scenario,omitempty"`
+	// Trap is the misconception the question tests; Story the situation
+	// its stem tells (see quiz.Question).
+	Trap  string `json:"trap,omitempty"`
+	Story string `json:"story,omitempty"`
 }
 
 // QuestionOption is one option of a [QuestionEntry]: its text and why it
@@ -54,7 +58,8 @@ func (a *app) questionsListCmd() *cobra.Command {
 			}
 			var out []QuestionEntry
 			for _, q := range b.Questions {
-				e := QuestionEntry{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Stem: strings.TrimSpace(q.Stem), Rule: q.Rule, Scenario: q.Scenario, Answer: q.Answer}
+				e := QuestionEntry{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Stem: strings.TrimSpace(q.Stem), Rule: q.Rule, Scenario: q.Scenario, Answer: q.Answer,
+					Trap: strings.TrimSpace(q.Trap), Story: q.StoryOf()}
 				if q.Multi {
 					e.Answer = q.Answers
 				}
