@@ -114,15 +114,19 @@ func TestBankStatistics(t *testing.T) {
 	if hardAll*3 < len(b.Questions) {
 		t.Errorf("%d of %d questions at difficulty 3: fewer than a third", hardAll, len(b.Questions))
 	}
-	// Stories: none told by more than two questions, so no quiz can be
-	// flooded by one set of facts even before the draw's cap.
+	// Stories: a customer's story is told by two questions at most (the
+	// issue found Dana's desk in six). A set of protocol facts that several
+	// questions share (the 2026-07-28 wire, SEP-1303, the flag's spellings)
+	// is one story too, so a session draws two of them at most and one
+	// cannot hand over another's answer; five at most share one.
 	stories := map[string][]string{}
 	for _, q := range b.Questions {
 		stories[q.StoryOf()] = append(stories[q.StoryOf()], q.ID)
 	}
+	shared := map[string]bool{"protocol-2026": true, "sep-1303": true, "flag-spellings": true, "handler-exceptions": true}
 	for s, ids := range stories {
-		if len(ids) > 2 {
-			t.Errorf("story %s is told by %d questions: %v", s, len(ids), ids)
+		if limit := map[bool]int{true: 5, false: 2}[shared[s]]; len(ids) > limit {
+			t.Errorf("story %s is told by %d questions (at most %d): %v", s, len(ids), limit, ids)
 		}
 	}
 	t.Logf("%d questions (%d single, %d multi); single keys %v; multi letters A %d B %d C %d D %d, sizes %v; %d at difficulty 3",
