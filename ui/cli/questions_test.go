@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -84,5 +85,23 @@ func TestReportKeepsQuestionIDs(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "`retryable-false-is-not-goodbye`") {
 		t.Fatalf("the report does not name the missed question by its id:\n%s", out.String())
+	}
+}
+
+// `questions list --json` gives each question's trap and story, beside
+// its id, for authors and teachers.
+func TestQuestionsListGivesTrapAndStory(t *testing.T) {
+	code, out, errOut := run(t, "questions", "list", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var list []QuestionEntry
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range list {
+		if e.ID == "" || e.Trap == "" || e.Story == "" {
+			t.Errorf("entry without id, trap or story: %+v", e)
+		}
 	}
 }
