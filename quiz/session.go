@@ -63,7 +63,11 @@ type Session struct {
 var ErrNothingToReview = errors.New("nothing to review: no question you missed is waiting. Items come back here until you answer them right three times in a row; practise to find new ones")
 
 // NewSession draws items from the pool. Review needs the learner's
-// progress; practice and exam ignore it.
+// progress; practice and exam ignore it. Practice draws in shuffled order
+// with at most StoryCap items of one story; an exam draws as examDraw
+// says (topic weights, a third at difficulty 3, StoryCap); review takes
+// the missed items in Leitner order, whatever their story. The same seed
+// gives the same draw.
 func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, error) {
 	if o.Seed == 0 {
 		o.Seed = uint64(now.UnixNano())
