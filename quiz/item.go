@@ -83,6 +83,13 @@ type Item struct {
 	Parts        []Part
 	// Scenario is the lab scenario a drill (or a citing question) is about.
 	Scenario string
+	// Story names the facts the stem tells (a question's story, a drill's
+	// scenario's story); a session draws at most StoryCap items of one
+	// story. "" is a story of its own for every item.
+	Story string
+	// Trap is the misconception an authored question tests (for the
+	// teacher's key; never shown while answering).
+	Trap string
 	// After is a closing note shown with the explanations (a drill's
 	// takeaway).
 	After string
@@ -131,7 +138,7 @@ func FromQuestion(q *Question) *Item {
 		p.Choices = append(p.Choices, Choice{Text: strings.TrimSpace(o.Text), Explanation: strings.TrimSpace(o.Explanation), Correct: correct[i]})
 	}
 	return &Item{ID: q.ID, Kind: KindQuestion, Topic: q.Topic, Rule: q.Rule, Difficulty: q.Difficulty,
-		Stem: strings.TrimSpace(q.Stem), Parts: []Part{p}, Scenario: q.Scenario}
+		Stem: strings.TrimSpace(q.Stem), Parts: []Part{p}, Scenario: q.Scenario, Story: q.StoryOf(), Trap: strings.TrimSpace(q.Trap)}
 }
 
 // Pool is every item a session can draw from.

@@ -18,26 +18,30 @@ import (
 )
 
 // Topic is a question topic with the minimum number of authored questions
-// the bank must hold on it.
+// the bank must hold on it, and its weight in a mock exam.
 type Topic struct {
 	ID      string
 	Title   string
 	Section string
 	Minimum int
+	// Weight is the topic's share of a mock exam, in exam questions out
+	// of 30 (the weights add up to 30): an exam of N questions gives the
+	// topic about N*Weight/30 of them.
+	Weight int
 }
 
 // Topics lists the question topics in the order results show them.
 var Topics = []Topic{
-	{"layers", "Two layers: protocol vs execution", "§1", 8},
-	{"categories", "The four categories", "§2", 12},
-	{"retryable", "What isRetryable means", "§2", 8},
-	{"empty", "Valid empty vs access failure", "§4", 8},
-	{"propagation", "Subagent recovery and propagation", "§5", 8},
-	{"metadata", "Metadata, structuredContent, outputSchema", "§3", 8},
-	{"safety", "What is safe to show the model", "§6", 6},
-	{"spellings", "One flag, several spellings", "§7", 4},
-	{"revisions", "Spec revisions: SEP-1303, 2026-07-28", "§1", 4},
-	{"judgement", "Judgement on the decision table", "§9", 10},
+	{"layers", "Two layers: protocol vs execution", "§1", 8, 4},
+	{"categories", "The four categories", "§2", 12, 5},
+	{"retryable", "What isRetryable means", "§2", 8, 3},
+	{"empty", "Valid empty vs access failure", "§4", 8, 4},
+	{"propagation", "Subagent recovery and propagation", "§5", 8, 3},
+	{"metadata", "Metadata, structuredContent, outputSchema", "§3", 8, 3},
+	{"safety", "What is safe to show the model", "§6", 10, 2},
+	{"spellings", "One flag, several spellings", "§7", 10, 2},
+	{"revisions", "Spec revisions: SEP-1303, 2026-07-28", "§1", 10, 2},
+	{"judgement", "Judgement on the decision table", "§9", 10, 2},
 }
 
 // TopicTitle returns a topic's title, or the id when unknown.
@@ -82,8 +86,28 @@ type Question struct {
 	Multi    bool     `yaml:"multi,omitempty" json:"multi,omitempty"`
 	Rule     string   `yaml:"rule" json:"rule"`                             // the LESSON-RULES section, e.g. "§2"
 	Scenario string   `yaml:"scenario,omitempty" json:"scenario,omitempty"` // a lab scenario the question is about
+	// Trap names the misconception the question tests: the wrong belief a
+	// half-prepared learner holds, which its distractors are built on.
+	Trap string `yaml:"trap,omitempty" json:"trap,omitempty"`
+	// Story names the situation the stem tells (a customer, a product, a
+	// system: "dana-desk-refund", "clinic-booking"), as a lowercase slug.
+	// Questions that share a story share facts, so a session draws at most
+	// [StoryCap] of them. Empty means the cited scenario's id, if any.
+	Story string `yaml:"story,omitempty" json:"story,omitempty"`
 
 	File string `yaml:"-" json:"-"`
+	// src and idx place the question in its file for the design review.
+	src []byte
+	idx int
+}
+
+// StoryOf is the story a question declares, or the scenario it cites when
+// it declares none ("" when neither).
+func (q *Question) StoryOf() string {
+	if q.Story != "" {
+		return q.Story
+	}
+	return q.Scenario
 }
 
 // Correct returns the indexes (0-based) of the correct options.
@@ -206,7 +230,10 @@ type QuestionProblem = scenarios.Problem
 type BankError = scenarios.LoadError
 
 // ValidateQuestionsDir checks a directory of question files and returns
-// the problems (empty when all is well) and the number of questions.
+// the problems (empty when all is well) and the number of questions. On
+// top of what loading checks, it runs the design review ([ReviewBank]):
+// faults that do not stop the files from loading but make questions easy
+// to guess.
 func ValidateQuestionsDir(dir string) ([]QuestionProblem, int, error) {
 	if err := scenarios.IsContentDir(dir); err != nil {
 		return nil, 0, err
@@ -223,6 +250,9 @@ func ValidateQuestionsDir(dir string) ([]QuestionProblem, int, error) {
 		if ps := ScenarioRefs(b, c); len(ps) > 0 {
 			return ps, 0, nil
 		}
+	}
+	if ps := ReviewBank(b); len(ps) > 0 {
+		return ps, 0, nil
 	}
 	return nil, len(b.Questions), nil
 }
@@ -293,7 +323,7 @@ func loadBank(fsys fs.FS, label string, full bool) (*Bank, error) {
 			continue
 		}
 		for i, q := range qs {
-			q.File = file
+			q.File, q.src, q.idx = file, data, i
 			at := func(field, msg string, a ...any) {
 				line, col := scenarios.Locate(data, fmt.Sprintf("$[%d]%s", i, field))
 				problems = append(problems, QuestionProblem{File: file, Line: line, Column: col, Msg: fmt.Sprintf(msg, a...)})
@@ -362,8 +392,8 @@ func ValidateQuestion(q *Question, at func(field, msg string, a ...any)) {
 		}
 	}
 	switch {
-	case q.Multi && (len(q.Answers) < 2 || q.Answer != ""):
-		at(".answers", "a multi-select question lists two or more letters in answers (and no answer)")
+	case q.Multi && (len(q.Answers) < 1 || q.Answer != ""):
+		at(".answers", "a multi-select question lists one to four letters in answers (and no answer)")
 	case !q.Multi && len(q.Answers) > 0:
 		at(".answers", "answers is for multi-select questions: add multi: true, or give one letter in answer")
 		return
@@ -392,4 +422,9 @@ func ValidateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	if !rulePattern.MatchString(q.Rule) {
 		at(".rule", "rule %q must name LESSON-RULES sections §1 to §9, e.g. \"§2\" or \"§3 §6\"", q.Rule)
 	}
+	if q.Story != "" && !storyPattern.MatchString(q.Story) {
+		at(".story", "story %q must be a lowercase slug of letters, digits and hyphens, e.g. \"dana-desk-refund\"", q.Story)
+	}
 }
+
+var storyPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)

@@ -63,7 +63,11 @@ type Session struct {
 var ErrNothingToReview = errors.New("nothing to review: no question you missed is waiting. Items come back here until you answer them right three times in a row; practise to find new ones")
 
 // NewSession draws items from the pool. Review needs the learner's
-// progress; practice and exam ignore it.
+// progress; practice and exam ignore it. Practice draws in shuffled order
+// with at most StoryCap items of one story; an exam draws as examDraw
+// says (topic weights, a third at difficulty 3, StoryCap); review takes
+// the missed items in Leitner order, whatever their story. The same seed
+// gives the same draw.
 func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, error) {
 	if o.Seed == 0 {
 		o.Seed = uint64(now.UnixNano())
@@ -96,7 +100,9 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 		picked = append([]*Item(nil), candidates...)
 		r.Shuffle(len(picked), func(i, j int) { picked[i], picked[j] = picked[j], picked[i] })
 		if o.Mode == Exam {
-			picked = balanced(picked, o.Count)
+			picked = examDraw(picked, o.Count, r)
+		} else {
+			picked = storyCapped(picked, o.Count)
 		}
 	}
 	if len(picked) > o.Count {
@@ -113,24 +119,100 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 	return s, nil
 }
 
-// balanced takes count items round-robin across topics, so an exam covers
-// the topics rather than whatever the shuffle favoured.
-func balanced(items []*Item, count int) []*Item {
-	byTopic := map[string][]*Item{}
-	var topics []string
-	for _, it := range items {
-		if _, seen := byTopic[it.Topic]; !seen {
-			topics = append(topics, it.Topic)
-		}
-		byTopic[it.Topic] = append(byTopic[it.Topic], it)
+// StoryCap is the most items sharing a story (Item.Story) that one
+// practice session or exam draws, so one stem cannot hand over the facts
+// another question asks for (issue: questions that answer each other).
+const StoryCap = 2
+
+// HardShare is the least share of a mock exam drawn at difficulty 3
+// (a third), so the mock exam is not easier than the real one.
+const HardShare = 3 // one in HardShare
+
+// draw keeps count of what a session has taken.
+type draw struct {
+	out     []*Item
+	taken   map[*Item]bool
+	stories map[string]int
+}
+
+func newDraw() *draw { return &draw{taken: map[*Item]bool{}, stories: map[string]int{}} }
+
+// take adds it unless it is taken already or, with capped, its story is
+// at StoryCap; it reports whether it was added.
+func (d *draw) take(it *Item, capped bool) bool {
+	if d.taken[it] || capped && it.Story != "" && d.stories[it.Story] >= StoryCap {
+		return false
 	}
-	var out []*Item
-	for len(out) < count {
+	d.taken[it] = true
+	d.stories[it.Story]++
+	d.out = append(d.out, it)
+	return true
+}
+
+// fill takes items in order until there are count; capped as in take.
+func (d *draw) fill(items []*Item, count int, capped bool) {
+	for _, it := range items {
+		if len(d.out) >= count {
+			return
+		}
+		d.take(it, capped)
+	}
+}
+
+// storyCapped takes count items in order with at most StoryCap per story;
+// only when the pool cannot fill the session otherwise does it add items
+// over the cap.
+func storyCapped(items []*Item, count int) []*Item {
+	d := newDraw()
+	d.fill(items, count, true)
+	d.fill(items, count, false)
+	return d.out
+}
+
+// examDraw draws a mock exam of count items from shuffled items, like the
+// real exam: authored exam-style questions (drills only when the
+// questions run out), each topic's share set by its Weight, at least one
+// in HardShare at difficulty 3 spread across the topics, at most
+// StoryCap per story, in shuffled order.
+func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
+	var questions, drills []*Item
+	byTopic := map[string][]*Item{}
+	for _, it := range items {
+		if it.Kind == KindQuestion {
+			questions = append(questions, it)
+			byTopic[it.Topic] = append(byTopic[it.Topic], it)
+		} else {
+			drills = append(drills, it)
+		}
+	}
+	quota := topicQuotas(byTopic, min(count, len(questions)), r)
+	var order []string
+	for _, t := range Topics {
+		if quota[t.ID] > 0 {
+			order = append(order, t.ID)
+		}
+	}
+	r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	d := newDraw()
+	got := map[string]int{}
+	takeFrom := func(t string, ok func(*Item) bool) bool {
+		for _, it := range byTopic[t] {
+			if got[t] < quota[t] && ok(it) && d.take(it, true) {
+				got[t]++
+				return true
+			}
+		}
+		return false
+	}
+	hard := func(it *Item) bool { return it.Difficulty >= 3 }
+	each := func(*Item) bool { return true }
+	// Difficulty 3 first, one topic at a time in turn, up to the share.
+	need := (count + HardShare - 1) / HardShare
+	for n := 0; n < need; {
 		progressed := false
-		for _, t := range topics {
-			if len(byTopic[t]) > 0 && len(out) < count {
-				out = append(out, byTopic[t][0])
-				byTopic[t] = byTopic[t][1:]
+		for _, t := range order {
+			if n < need && takeFrom(t, hard) {
+				n++
 				progressed = true
 			}
 		}
@@ -138,7 +220,75 @@ func balanced(items []*Item, count int) []*Item {
 			break
 		}
 	}
+	// Then each topic's quota, then whatever is left.
+	for _, t := range order {
+		for takeFrom(t, each) {
+		}
+	}
+	d.fill(questions, count, true)
+	d.fill(drills, count, true)
+	d.fill(questions, count, false)
+	d.fill(drills, count, false)
+	out := d.out
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
+}
+
+// topicQuotas shares n questions among the topics by Weight (largest
+// remainder, ties broken by r), never more than a topic holds; what a
+// topic cannot take goes to the others.
+func topicQuotas(byTopic map[string][]*Item, n int, r *rand.Rand) map[string]int {
+	quota := map[string]int{}
+	for n > 0 {
+		type share struct {
+			id   string
+			frac float64
+		}
+		var open []share
+		weight := 0
+		for _, t := range Topics {
+			if quota[t.ID] < len(byTopic[t.ID]) {
+				open = append(open, share{id: t.ID})
+				weight += max(t.Weight, 1)
+			}
+		}
+		if len(open) == 0 {
+			break
+		}
+		r.Shuffle(len(open), func(i, j int) { open[i], open[j] = open[j], open[i] })
+		given := 0
+		for i := range open {
+			w := max(topicWeight(open[i].id), 1)
+			exact := float64(n*w) / float64(weight)
+			whole := int(exact)
+			whole = min(whole, len(byTopic[open[i].id])-quota[open[i].id])
+			quota[open[i].id] += whole
+			given += whole
+			open[i].frac = exact - float64(int(exact))
+		}
+		left := n - given
+		sort.SliceStable(open, func(i, j int) bool { return open[i].frac > open[j].frac })
+		for i := 0; left > 0 && i < len(open); i++ {
+			if quota[open[i].id] < len(byTopic[open[i].id]) {
+				quota[open[i].id]++
+				left--
+			}
+		}
+		if left == n {
+			break
+		}
+		n = left
+	}
+	return quota
+}
+
+func topicWeight(id string) int {
+	for _, t := range Topics {
+		if t.ID == id {
+			return t.Weight
+		}
+	}
+	return 1
 }
 
 // reviewOrder returns the seen, not yet mastered items: box 1 (missed)

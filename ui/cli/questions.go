@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +26,10 @@ type QuestionEntry struct {
 	Rule string `json:"rule"`
 	// Scenario is the id of the scenario the question cites, if any.
 	Scenario string `json:"scenario,omitempty"`
+	// Trap is the misconception the question tests; Story the situation
+	// its stem tells (see quiz.Question).
+	Trap  string `json:"trap,omitempty"`
+	Story string `json:"story,omitempty"`
 }
 
 // QuestionOption is one option of a [QuestionEntry]: its text and why it
@@ -34,10 +39,10 @@ type QuestionOption struct {
 	Explanation string `json:"explanation"`
 }
 
-// questionsCmd is `errorlab questions list|validate`.
+// questionsCmd is `errorlab questions list|validate|exam`.
 func (a *app) questionsCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "questions", Short: "List and validate the exam-style question bank"}
-	cmd.AddCommand(a.questionsListCmd(), a.questionsValidateCmd())
+	cmd := &cobra.Command{Use: "questions", Short: "List, validate and print the exam-style question bank"}
+	cmd.AddCommand(a.questionsListCmd(), a.questionsValidateCmd(), a.questionsExamCmd())
 	return cmd
 }
 
@@ -54,7 +59,8 @@ func (a *app) questionsListCmd() *cobra.Command {
 			}
 			var out []QuestionEntry
 			for _, q := range b.Questions {
-				e := QuestionEntry{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Stem: strings.TrimSpace(q.Stem), Rule: q.Rule, Scenario: q.Scenario, Answer: q.Answer}
+				e := QuestionEntry{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Stem: strings.TrimSpace(q.Stem), Rule: q.Rule, Scenario: q.Scenario, Answer: q.Answer,
+					Trap: strings.TrimSpace(q.Trap), Story: q.StoryOf()}
 				if q.Multi {
 					e.Answer = q.Answers
 				}
@@ -84,4 +90,116 @@ func (a *app) questionsValidateCmd() *cobra.Command {
 			return a.validated(args[0], problems, n, err, "", "question(s)")
 		},
 	}
+}
+
+// questionsExamCmd is `errorlab questions exam`: the mock exam that
+// `errorlab quiz --mode exam` draws with the same seed and count (over
+// every topic, as the exam screen does),
+// printed as Markdown for reading on paper or by another reader. Without
+// --with-keys it shows what the exam screen shows (no question ids, no
+// keys); with it, an answer key follows, with each question's id,
+// difficulty and trap, for the teacher.
+func (a *app) questionsExamCmd() *cobra.Command {
+	var seed uint64
+	var count int
+	var withKeys bool
+	cmd := &cobra.Command{
+		Use:   "exam",
+		Short: "Print a drawn mock exam as Markdown (the draw of `quiz --mode exam` with the same --seed and --count)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if count < 0 {
+				return usagef("--count must not be negative")
+			}
+			p, _, err := a.pool()
+			if err != nil {
+				return err
+			}
+			now := time.Now()
+			if seed == 0 {
+				seed = uint64(now.UnixNano())
+			}
+			s, err := quiz.NewSession(p, nil, quiz.Options{Mode: quiz.Exam, Count: count, Seed: seed}, now)
+			if err != nil {
+				return UsageError{err}
+			}
+			writeExam(a.Stdout, s, withKeys)
+			return nil
+		},
+	}
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the draw (as for `quiz --seed`); 0 draws from the clock and prints the seed")
+	cmd.Flags().IntVar(&count, "count", 0, "number of questions (default 20, as for a mock exam)")
+	cmd.Flags().BoolVar(&withKeys, "with-keys", false, "add the answer key, with each question's id, difficulty and trap")
+	return cmd
+}
+
+// writeExam prints the session's items as Markdown: a header with the
+// seed and the draw, each item as the exam screen shows it (topic, stem,
+// exhibit, lettered choices), and with keys the answer key at the end.
+func writeExam(w io.Writer, s *quiz.Session, withKeys bool) {
+	hard := 0
+	for _, it := range s.Items {
+		if it.Difficulty >= 3 {
+			hard++
+		}
+	}
+	fmt.Fprintf(w, "# errorlab mock exam\n\n")
+	fmt.Fprintf(w, "%d questions · seed %d · the same draw as `errorlab quiz --mode exam --seed %d --count %d` · %d at difficulty 3\n\n",
+		len(s.Items), s.Seed, s.Seed, len(s.Items), hard)
+	fmt.Fprintf(w, "Answer each question with its letter; where it says \"choose all that apply\", give every letter you choose.\n")
+	for i, it := range s.Items {
+		fmt.Fprintf(w, "\n## Question %d · %s\n\n%s\n", i+1, quiz.TopicTitle(it.Topic), mdText(it.Stem))
+		if strings.TrimSpace(it.Exhibit) != "" {
+			title := it.ExhibitTitle
+			if title == "" {
+				title = "Exhibit"
+			}
+			fmt.Fprintf(w, "\n%s:\n\n```json\n%s\n```\n", title, strings.TrimSpace(it.Exhibit))
+		}
+		for _, p := range it.Parts {
+			prompt := strings.TrimSpace(p.Prompt)
+			switch {
+			case p.Multi && prompt == "" && !strings.Contains(strings.ToLower(it.Stem), "all that apply"):
+				prompt = "Choose all that apply."
+			case p.AnyOf:
+				prompt += " (one letter)"
+			}
+			if prompt != "" {
+				fmt.Fprintf(w, "\n*%s*\n", prompt)
+			}
+			fmt.Fprintln(w)
+			for j, c := range p.Choices {
+				fmt.Fprintf(w, "- **%s.** %s\n", quiz.Letter(j), mdText(c.Text))
+			}
+		}
+	}
+	if !withKeys {
+		return
+	}
+	fmt.Fprintf(w, "\n## Answer key\n\n")
+	for i, it := range s.Items {
+		var keys []string
+		for _, p := range it.Parts {
+			var ls []string
+			for _, j := range p.CorrectSet() {
+				ls = append(ls, quiz.Letter(j))
+			}
+			sep := ", "
+			if p.AnyOf {
+				sep = " or "
+			}
+			keys = append(keys, strings.Join(ls, sep))
+		}
+		fmt.Fprintf(w, "%d. **%s** · `%s` · %s · difficulty %d", i+1, strings.Join(keys, " / "), it.ID, quiz.TopicTitle(it.Topic), it.Difficulty)
+		if it.Trap != "" {
+			fmt.Fprintf(w, " · trap: %s", mdText(it.Trap))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// mdText folds a text onto one paragraph (the YAML's line breaks are
+// layout only).
+func mdText(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }

@@ -176,7 +176,8 @@ func (m *Model) setNext() {
 	heading := common.OneLineText(nv.st.Heading(m.c.Catalog))
 	text := common.OneLineText(nv.st.Text)
 	if nv.st.Kind == wt.KindQuestion {
-		text = "question " + nv.st.Question
+		// Never the question's id, which can give its answer away.
+		text = "a question for the room"
 		if nv.loaded && nv.err == nil && nv.data.q != nil {
 			text = common.OneLineText(nv.data.q.Stem)
 		} else if nv.st.Inline != nil {

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/scenarios"
+	"github.com/errorlab/errorlab/ui"
+)
+
+// `questions exam` prints the exam `quiz --mode exam` draws with the same
+// seed and count: the same questions in the same order, with no question
+// id and no key; --with-keys adds the key with the ids.
+func TestQuestionsExamPrintsTheAppsDraw(t *testing.T) {
+	code, out, errOut := run(t, "questions", "exam", "--seed", "11", "--count", "30")
+	if code != ExitOK || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	c, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := quiz.DefaultBank()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := quiz.LoadPool(context.Background(), b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := quiz.NewSession(p, nil, quiz.Options{Mode: quiz.Exam, Count: 30, Seed: 11}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := 0
+	for i, it := range s.Items {
+		stem := strings.Join(strings.Fields(it.Stem), " ")
+		j := strings.Index(out[at:], stem)
+		if j < 0 {
+			t.Fatalf("question %d (%s) is not printed in the app's order", i+1, it.ID)
+		}
+		at += j + len(stem)
+		if strings.Contains(out, it.ID) {
+			t.Errorf("the question id %s is printed for the exam-taker", it.ID)
+		}
+	}
+	if !strings.Contains(out, "30 questions · seed 11") || strings.Contains(out, "Answer key") {
+		t.Errorf("header or key wrong:\n%.300s", out)
+	}
+	code, keyed, _ := run(t, "questions", "exam", "--seed", "11", "--count", "30", "--with-keys")
+	if code != ExitOK || !strings.HasPrefix(keyed, out) || !strings.Contains(keyed, "## Answer key") {
+		t.Fatalf("--with-keys: exit %d, or it does not add a key to the same exam", code)
+	}
+	for i, it := range s.Items {
+		if !strings.Contains(keyed, "`"+it.ID+"`") {
+			t.Errorf("the key lacks question %d's id %s", i+1, it.ID)
+		}
+	}
+	if code, _, errOut := run(t, "questions", "exam", "--count", "-3"); code != ExitUsage || !strings.Contains(errOut, "--count") {
+		t.Errorf("a negative count: exit %d %s", code, errOut)
+	}
+}
+
+// The teacher's report keeps the question ids the learner's screens leave
+// out: a missed question is listed by its id.
+func TestReportKeepsQuestionIDs(t *testing.T) {
+	dir := t.TempDir()
+	store, err := quiz.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.RecordItem("retryable-false-is-not-goodbye", "retryable", false, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errOut, IsTerminal: func() bool { return false },
+		RunTUI: func(ui.Options) error { t.Fatal("the TUI started"); return nil }}
+	if code := Run(env, []string{"--state-dir", dir, "report"}); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "`retryable-false-is-not-goodbye`") {
+		t.Fatalf("the report does not name the missed question by its id:\n%s", out.String())
+	}
+}
+
+// `questions list --json` gives each question's trap and story, beside
+// its id, for authors and teachers.
+func TestQuestionsListGivesTrapAndStory(t *testing.T) {
+	code, out, errOut := run(t, "questions", "list", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var list []QuestionEntry
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range list {
+		if e.ID == "" || e.Trap == "" || e.Story == "" {
+			t.Errorf("entry without id, trap or story: %+v", e)
+		}
+	}
+}
