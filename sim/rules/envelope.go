@@ -19,7 +19,14 @@ type Envelope struct {
 	ID      json.RawMessage // the id as sent (number, string or null)
 	Error   *ProtocolError  // the JSON-RPC error member, if any
 	Result  *ToolResult     // the result member read as a CallToolResult, if any
+	// Both is true when the response carried a result and an error member
+	// at once, which JSON-RPC 2.0 forbids; Error and Result are both set.
+	Both bool
 }
+
+// ErrNoResultOrError is the error ParseEnvelope wraps for a response with
+// neither a result nor an error member (JSON-RPC 2.0 requires exactly one).
+var ErrNoResultOrError = errors.New("response has neither a result nor an error member")
 
 // ProtocolError is a JSON-RPC error member {code, message, data?}.
 type ProtocolError struct {
@@ -97,8 +104,9 @@ func ParseEnvelope(raw []byte) (Envelope, error) {
 		env.Result = tr
 	}
 	if env.Error == nil && env.Result == nil {
-		return env, errors.New("response has neither a result nor an error member")
+		return env, ErrNoResultOrError
 	}
+	env.Both = env.Error != nil && env.Result != nil
 	return env, nil
 }
 
