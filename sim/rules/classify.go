@@ -291,4 +291,3 @@ var errorTextPattern = regexp.MustCompile(`(?i)^\s*(error\b|err:|exception\b|tra
 // denied", "Traceback ..."). A success result whose text does is the
 // error-as-success anti-pattern of LESSON-RULES §3.
 func LooksLikeError(text string) bool { return errorTextPattern.MatchString(text) }
-

@@ -71,18 +71,18 @@ var leakPatterns = []struct {
 	kind LeakKind
 	re   *regexp.Regexp
 }{
-	{LeakStackTrace, regexp.MustCompile(`Traceback \(most recent call last\)`)},                        // Python
-	{LeakStackTrace, regexp.MustCompile(`(?m)File "[^"\n]+", line \d+`)},                                // Python frame
-	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at [\w.$]+\([\w.$-]*:\d+\)`)},                          // Java frame
-	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at [\w.$<>]+\((Native Method|Unknown Source)\)`)},      // Java frame without a line
-	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at (async )?[\w.$<>\[\] ]+ \(.*:\d+(:\d+)?\)`)},        // Node.js frame
-	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at (async )?(file://)?/[^\s:]+:\d+:\d+`)},              // Node.js anonymous frame
-	{LeakStackTrace, regexp.MustCompile(`(?m)^goroutine \d+ \[`)},                                       // Go
+	{LeakStackTrace, regexp.MustCompile(`Traceback \(most recent call last\)`)},                                           // Python
+	{LeakStackTrace, regexp.MustCompile(`(?m)File "[^"\n]+", line \d+`)},                                                  // Python frame
+	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at [\w.$]+\([\w.$-]*:\d+\)`)},                                            // Java frame
+	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at [\w.$<>]+\((Native Method|Unknown Source)\)`)},                        // Java frame without a line
+	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at (async )?[\w.$<>\[\] ]+ \(.*:\d+(:\d+)?\)`)},                          // Node.js frame
+	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at (async )?(file://)?/[^\s:]+:\d+:\d+`)},                                // Node.js anonymous frame
+	{LeakStackTrace, regexp.MustCompile(`(?m)^goroutine \d+ \[`)},                                                         // Go
 	{LeakStackTrace, regexp.MustCompile(`[\w/.-]+\.(go|py|js|mjs|cjs|ts|java|kt|scala|rb|php|cs|rs|swift|c|cc|cpp):\d+`)}, // source file:line
-	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at [\w.<>\x60]+\(.*\) in .+:line \d+`)},                 // .NET
-	{LeakStackTrace, regexp.MustCompile(`(?m)^#\d+ [^\n]*\.php\(\d+\)`)},                               // PHP
-	{LeakStackTrace, regexp.MustCompile(`thread '[^'\n]+' panicked at|stack backtrace:`)},             // Rust
-	{LeakStackTrace, regexp.MustCompile(`[\w/.-]+\.rb:\d+:in `)},                                        // Ruby
+	{LeakStackTrace, regexp.MustCompile(`(?m)^\s*at [\w.<>\x60]+\(.*\) in .+:line \d+`)},                                  // .NET
+	{LeakStackTrace, regexp.MustCompile(`(?m)^#\d+ [^\n]*\.php\(\d+\)`)},                                                  // PHP
+	{LeakStackTrace, regexp.MustCompile(`thread '[^'\n]+' panicked at|stack backtrace:`)},                                 // Rust
+	{LeakStackTrace, regexp.MustCompile(`[\w/.-]+\.rb:\d+:in `)},                                                          // Ruby
 
 	{LeakSystemError, regexp.MustCompile(`\b(` + errnoNames + `)\b`)},
 	{LeakSystemError, regexp.MustCompile(`\bdial (tcp|tcp4|tcp6|udp|unix) `)},
@@ -99,12 +99,12 @@ var leakPatterns = []struct {
 
 	{LeakSecret, regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@`)}, // credentials in a URL
 	{LeakSecret, regexp.MustCompile(`\bBearer\s+[A-Za-z0-9._~+/=-]{8,}`)},
-	{LeakSecret, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}`)},                                        // JWT
-	{LeakSecret, regexp.MustCompile(`\b(sk-(ant-|proj-)?[A-Za-z0-9_-]{16,}|(sk|rk|pk)_(live|test)_[A-Za-z0-9]{8,})`)},       // OpenAI, Anthropic, Stripe
-	{LeakSecret, regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`)},                                                      // AWS access key id
+	{LeakSecret, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}`)},                                            // JWT
+	{LeakSecret, regexp.MustCompile(`\b(sk-(ant-|proj-)?[A-Za-z0-9_-]{16,}|(sk|rk|pk)_(live|test)_[A-Za-z0-9]{8,})`)},        // OpenAI, Anthropic, Stripe
+	{LeakSecret, regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`)},                                                          // AWS access key id
 	{LeakSecret, regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,})`)}, // GitHub, GitLab
-	{LeakSecret, regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`)},                                                    // Slack
-	{LeakSecret, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},                                                           // Google API key
+	{LeakSecret, regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`)},                                                       // Slack
+	{LeakSecret, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},                                                              // Google API key
 	{LeakSecret, regexp.MustCompile(`-----BEGIN ([A-Z]+ )*PRIVATE KEY-----`)},
 	{LeakSecret, regexp.MustCompile(`(?i)\b(bearer|api[_-]?key|access[_-]?token|refresh[_-]?token|client[_-]?secret|token|secret|password|passwd|pwd)\b\s*[:=]\s*\S+`)},
 	{LeakSecret, regexp.MustCompile(`(?i)"(api[_-]?key|access[_-]?token|refresh[_-]?token|client[_-]?secret|token|secret|password|passwd)"\s*:\s*"[^"\s]{4,}"`)}, // the same as a JSON member
@@ -112,7 +112,7 @@ var leakPatterns = []struct {
 
 	{LeakPrivateHost, regexp.MustCompile(`\b[\w-]+(\.[\w-]+)*\.(internal|local|localdomain|corp|lan|intranet|svc)\b`)},
 	{LeakPrivateHost, regexp.MustCompile(`\b(10\.\d{1,3}|192\.168|172\.(1[6-9]|2\d|3[01])|127\.\d{1,3}|169\.254)\.\d{1,3}\.\d{1,3}\b`)}, // private, loopback, link-local IPv4
-	{LeakPrivateHost, regexp.MustCompile(`(?i)\b(localhost|(\d{1,3}\.){3}\d{1,3}|([a-z0-9-]+\.)+[a-z]{2,}):\d{2,5}\b`)},            // host:port
+	{LeakPrivateHost, regexp.MustCompile(`(?i)\b(localhost|(\d{1,3}\.){3}\d{1,3}|([a-z0-9-]+\.)+[a-z]{2,}):\d{2,5}\b`)},                 // host:port
 
 	{LeakPath, regexp.MustCompile(`(^|[\s'"(\[=,:])(/(home|Users|root|var|etc|tmp|opt|usr|srv|mnt|media|private|proc|sys|app|apps|data|workspace|workspaces|run|Library|Volumes|snap|nix|build|code|src)/[^\s'"(),;]*)`)},
 	{LeakPath, regexp.MustCompile(`(^|[\s'"(\[=,:])([A-Za-z]:\\[^\s'"]+|\\\\[\w.-]+\\[\w$.-]+|~/[\w.-]+/[^\s'"]*)`)},
