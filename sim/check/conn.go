@@ -174,7 +174,9 @@ func (t *tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		resp.Body = &sseTap{ReadCloser: resp.Body, rec: t.rec}
-	} else if resp.StatusCode < 300 {
+	} else {
+		// A JSON body, or what a server sent instead of one (an HTTP error
+		// with a text body is graded as the unreadable answer it is).
 		resp.Body = &bodyTap{ReadCloser: resp.Body, rec: t.rec}
 	}
 	return resp, nil

@@ -59,7 +59,11 @@ type Options struct {
 // ToolInfo is a tool as tools/list described it.
 type ToolInfo struct {
 	grade.Tool
+	// Destructive: the annotations say destructiveHint: true.
 	Destructive bool
+	// TaskRequired: execution.taskSupport is "required", so a plain
+	// tools/call (all the probe makes) is refused whatever its arguments.
+	TaskRequired bool
 }
 
 // Outcome is what a live check found.
@@ -148,16 +152,29 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 	for i, tl := range tools {
 		gradeTools[i] = tl.Tool
 	}
+	unanswered := 0
 	for i, p := range plan {
 		if opts.Progress != nil {
 			opts.Progress(i, len(plan), p.label())
 		}
 		req, resp, err := send(ctx, cl, c, p, opts.CallTimeout, i)
-		if err != nil && resp == nil {
-			return out, fmt.Errorf("%s stopped answering (%s): %v%s", t.Label(), p.label(), err, stderrNote(c))
-		}
 		it := Item{Source: fmt.Sprintf("probe %d: %s", i+1, p.What), Label: Label(req), Request: req, Response: resp,
 			Tools: gradeTools, Spec: opts.Spec}
+		if resp == nil {
+			// No JSON-RPC answer came (a timeout, an HTTP error without a
+			// body): graded as the empty answer it is. Three in a row, or
+			// a cancelled run, means the server is gone.
+			unanswered++
+			if unanswered == 3 || ctx.Err() != nil {
+				return out, fmt.Errorf("%s stopped answering (%s): %v%s", t.Label(), p.label(), err, stderrNote(c))
+			}
+			it.Source += fmt.Sprintf(" (no answer: %v)", err)
+			if req == nil {
+				it.Label = p.label()
+			}
+		} else {
+			unanswered = 0
+		}
 		out.Results = append(out.Results, GradeItem(it))
 	}
 	if opts.Progress != nil {
@@ -260,6 +277,9 @@ func listTools(ctx context.Context, cl *client.Client, rec *wire.Recorder, timeo
 					Annotations struct {
 						DestructiveHint *bool `json:"destructiveHint"`
 					} `json:"annotations"`
+					Execution struct {
+						TaskSupport string `json:"taskSupport"`
+					} `json:"execution"`
 				} `json:"tools"`
 				NextCursor string `json:"nextCursor"`
 			} `json:"result"`
@@ -270,7 +290,8 @@ func listTools(ctx context.Context, cl *client.Client, rec *wire.Recorder, timeo
 		for _, t := range body.Result.Tools {
 			// The spec's default for destructiveHint is true, but only for a
 			// tool that is not read-only; the probe skips only tools that say so.
-			out = append(out, ToolInfo{Tool: t.Tool, Destructive: t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint})
+			out = append(out, ToolInfo{Tool: t.Tool, Destructive: t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint,
+				TaskRequired: t.Execution.TaskSupport == "required"})
 		}
 		if body.Result.NextCursor == "" {
 			return out, nil
@@ -330,6 +351,10 @@ func Plan(tools []ToolInfo, opts Options, examples map[string][]map[string]any) 
 		}
 		if t.Destructive && !opts.AllowDestructive {
 			skipped = append(skipped, fmt.Sprintf("%s: its annotations say destructiveHint: true (--allow-destructive calls it)", t.Name))
+			continue
+		}
+		if t.TaskRequired {
+			skipped = append(skipped, fmt.Sprintf("%s: it runs only as a task (execution.taskSupport: required), which the probe does not use", t.Name))
 			continue
 		}
 		plan = append(plan, toolProbes(t.Tool, examples[t.Name])...)
