@@ -56,6 +56,9 @@ type conn struct {
 	rec    *wire.Recorder
 	close  func() error
 	stderr *tail // the server's stderr (stdio), for errors
+	// exit says how the server's process ended, "" while it runs (or
+	// when there is no process).
+	exit func() string
 }
 
 // stopGrace is how long a server gets to exit after its stdin closes
@@ -111,7 +114,8 @@ func commandConn(ctx context.Context, rec *wire.Recorder, command string) (*conn
 		return nil, fmt.Errorf("cannot start the server %q: %v", argv[0], err)
 	}
 	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
 	var once sync.Once
 	stop := func() error {
 		once.Do(func() {
@@ -131,7 +135,19 @@ func commandConn(ctx context.Context, rec *wire.Recorder, command string) (*conn
 		return nil
 	}
 	context.AfterFunc(ctx, func() { _ = stop() })
-	return ioConn(rec, stdout, stdin, stop, errTail), nil
+	c := ioConn(rec, stdout, stdin, stop, errTail)
+	c.exit = func() string {
+		select {
+		case <-exited:
+			if waitErr != nil {
+				return waitErr.Error()
+			}
+			return "exit status 0"
+		default:
+			return ""
+		}
+	}
+	return c, nil
 }
 
 // httpConn reaches a Streamable HTTP server through mcp-go's transport,

@@ -119,17 +119,23 @@ func Parse(data []byte, name string, spec rules.Revision) ([]Item, error) {
 	if spec == "" {
 		spec = rules.DefaultRevision
 	}
+	if name == "-" {
+		name = "stdin"
+	}
 	p := &parser{name: name, spec: spec, tools: map[string][]grade.Tool{}}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, &InputError{Name: name, Problems: []string{"it is empty"}}
 	}
 	// One JSON value (a pretty-printed file, a bare response, an array)
-	// is read whole; anything else line by line.
-	if len(trimmed) <= MaxRecordBytes && json.Valid(trimmed) {
+	// is read whole; several (JSON lines, or files joined with cat) one
+	// after another; input that does not read that way line by line, so
+	// that every bad line is named.
+	switch {
+	case len(trimmed) <= MaxRecordBytes && json.Valid(trimmed):
 		line := 1 + bytes.Count(data[:bytes.Index(data, trimmed[:1])], []byte("\n"))
 		p.value(trimmed, line)
-	} else {
+	case !p.stream(data):
 		p.lines(data)
 	}
 	if len(p.problems) > 0 {
@@ -152,6 +158,35 @@ type parser struct {
 
 func (p *parser) problem(line int, format string, a ...any) {
 	p.problems = append(p.problems, fmt.Sprintf("%s:%d: %s", p.name, line, fmt.Sprintf(format, a...)))
+}
+
+// stream reads consecutive JSON values; false (and nothing read) when the
+// input is not such a sequence.
+func (p *parser) stream(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type value struct {
+		raw  []byte
+		line int
+	}
+	var values []value
+	for {
+		start := dec.InputOffset()
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil || len(raw) > MaxRecordBytes {
+			return false
+		}
+		// The value starts after the whitespace the decoder skipped.
+		at := int(start) + len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n"))
+		values = append(values, value{raw, 1 + bytes.Count(data[:at], []byte("\n"))})
+	}
+	for _, v := range values {
+		p.value(bytes.TrimSpace(v.raw), v.line)
+	}
+	return true
 }
 
 func (p *parser) lines(data []byte) {
@@ -282,9 +317,6 @@ func (p *parser) add(it Item, line int, session string) {
 	}
 	it.Source = fmt.Sprintf("%s:%d", p.name, line)
 	it.File = p.name
-	if it.File == "-" {
-		it.File = "stdin"
-	}
 	it.Label = Label(it.Request)
 	p.items = append(p.items, it)
 }

@@ -191,11 +191,20 @@ func (p Probe) label() string {
 	return p.Tool + ": " + p.What
 }
 
+// stderrNote says how the server's process ended, if it did, and what
+// its stderr ended with, for an error message.
 func stderrNote(c *conn) string {
-	if s := c.stderr.String(); s != "" {
-		return "\nthe server's stderr ended with:\n" + s
+	var note string
+	if c.exit != nil {
+		time.Sleep(50 * time.Millisecond) // a process that is exiting has its status a moment later
+		if e := c.exit(); e != "" {
+			note = " (the server's process ended: " + e + ")"
+		}
 	}
-	return ""
+	if s := c.stderr.String(); s != "" {
+		note += "\nthe server's stderr ended with:\n" + s
+	}
+	return note
 }
 
 // send makes one probe call and returns the exact request and response
