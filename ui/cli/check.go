@@ -28,10 +28,10 @@ import (
 // checkFlags are the flags of `errorlab check`.
 type checkFlags struct {
 	server, url, tool, args string
-	probe, allowDestructive   bool
-	listRules                 bool
-	spec, format, failOn      string
-	timeout                   time.Duration
+	probe, allowDestructive bool
+	listRules               bool
+	spec, format, failOn    string
+	timeout                 time.Duration
 }
 
 // checkFormats are the --format values.
