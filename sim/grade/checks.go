@@ -29,6 +29,8 @@ type Check struct {
 // `errorlab check` section); add new ones, never rename one.
 const (
 	CheckUnparsable        CheckID = "envelope.unparsable"
+	CheckTooLarge          CheckID = "envelope.too-large"
+	CheckSchemaUnchecked   CheckID = "schema.not-checked"
 	CheckUTF8              CheckID = "envelope.utf8"
 	CheckJSONRPC           CheckID = "envelope.jsonrpc"
 	CheckEnvelopeID        CheckID = "envelope.id"
@@ -88,6 +90,12 @@ var checkList = []Check{
 	{CheckUnparsable, SevError, DefectUnparsable, rules.RuleProtocolLayer, "",
 		"The response is not a readable JSON-RPC 2.0 response",
 		"Send one JSON object per message: {\"jsonrpc\": \"2.0\", \"id\": …} with a result or an error member."},
+	{CheckTooLarge, SevWarning, DefectTooLarge, rules.RuleActionable, "",
+		"A response too large to grade",
+		"Page or trim large results (a cursor, a count and the first items): a model reads the whole result into its context."},
+	{CheckSchemaUnchecked, SevNote, DefectTooLarge, rules.RuleSchemaConformance, "",
+		"structuredContent too large to check against the outputSchema",
+		"Page large results; errorlab checks conformance for structuredContent of up to 128 KiB."},
 	{CheckUTF8, SevError, DefectMalformed, rules.RuleProtocolLayer, "",
 		"The response is not valid UTF-8",
 		"Encode every JSON-RPC message as UTF-8 (RFC 8259); check text the tool copies from files or upstream services."},

@@ -56,6 +56,7 @@ const (
 	DefectHiddenFailure     Defect = "hidden-failure" // needs Input.Truth: a failure sent as a success
 	DefectMalformed         Defect = "malformed-envelope"
 	DefectTextNotMirror     Defect = "text-not-mirror"
+	DefectTooLarge          Defect = "too-large"
 )
 
 // DefectText says, for a learner, what each defect is.
@@ -86,6 +87,7 @@ var DefectText = map[Defect]string{
 	DefectHiddenFailure:     "a failure passed off as a successful result",
 	DefectMalformed:         "a JSON-RPC envelope that breaks JSON-RPC 2.0",
 	DefectTextNotMirror:     "a text block that does not mirror structuredContent",
+	DefectTooLarge:          "a result too large for a model to read at once",
 }
 
 // DefectLook says how each defect would show in a response, for a learner
@@ -117,6 +119,7 @@ var DefectLook = map[Defect]string{
 	DefectHiddenFailure:     "a failed call would come back as an ordinary success",
 	DefectMalformed:         "jsonrpc, id, result or error would be missing, doubled or wrong",
 	DefectTextNotMirror:     "structuredContent would hold data that no text block repeats as JSON",
+	DefectTooLarge:          "the response would run to hundreds of kilobytes",
 }
 
 // Related lists defects that are true whenever the key defect is: a

@@ -46,16 +46,54 @@ func (g *grader) has(id CheckID) bool {
 	return false
 }
 
+// MaxResponseBytes is the largest response Grade reads; a larger one is
+// an envelope.too-large finding. (A tool result of half a megabyte is
+// more than a model's context can take at once.)
+const MaxResponseBytes = 512 << 10
+
+// The text checks read at most scanHead bytes from the start and scanTail
+// from the end of each text (a text block, an error message, the strings
+// of structuredContent), so that no response takes long to grade.
+const (
+	scanHead = 32 << 10
+	scanTail = 8 << 10
+	// maxStructuredScan bounds the structuredContent read for its strings.
+	maxStructuredScan = 64 << 10
+	// maxScannedBlocks bounds the content blocks read one by one.
+	maxScannedBlocks = 64
+)
+
+// scanned is the part of s the text checks read: all of it, or its head
+// and its tail.
+func scanned(s string) string {
+	if len(s) <= scanHead+scanTail {
+		return s
+	}
+	head, tail := scanHead, len(s)-scanTail
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + "\n…\n" + s[tail:]
+}
+
 // Grade judges one response. It never panics on any input: unreadable
 // bytes are a finding (envelope.unparsable), and responses larger than
-// rules.MaxEnvelopeBytes are refused the same way.
+// MaxResponseBytes are refused the same way. Its time is bounded by the
+// size of the response (see scanHead).
 func Grade(in Input) Report {
 	if in.Spec == "" {
 		in.Spec = rules.DefaultRevision
 	}
 	g := &grader{in: in}
+	if len(in.Response) > MaxResponseBytes {
+		g.add(CheckTooLarge, "$", "the response is %d KiB; errorlab grades responses of up to %d KiB", len(in.Response)>>10, MaxResponseBytes>>10)
+		return g.report(nil)
+	}
 	g.readRequest()
-	if len(in.Response) <= rules.MaxEnvelopeBytes && !utf8.Valid(in.Response) {
+	if !utf8.Valid(in.Response) {
 		g.add(CheckUTF8, "$", "the response holds bytes that are not UTF-8; a client may reject it or show replacement characters")
 	}
 	env, err := rules.ParseEnvelope(in.Response)
@@ -192,8 +230,9 @@ func sameID(a, b []byte) bool {
 }
 
 func (g *grader) protocol(e *rules.ProtocolError) {
-	g.leaks(map[string]string{"$.error.message": e.Message, "$.error.data": string(e.Data)}, []string{"$.error.message", "$.error.data"}, true)
-	if exceptionText.MatchString(e.Message) || panicText.MatchString(e.Message) || rules.SystemErrorPrefix.MatchString(e.Message) {
+	msg := scanned(e.Message)
+	g.leaks(map[string]string{"$.error.message": msg, "$.error.data": scanned(string(e.Data))}, []string{"$.error.message", "$.error.data"}, true)
+	if exceptionText.MatchString(msg) || panicText.MatchString(msg) || rules.SystemErrorPrefix.MatchString(msg) {
 		g.add(CheckRawException, "$.error.message", "the error message is raw exception or panic text: %q", firstLine(e.Message))
 	}
 	if g.unknownMethod() {
@@ -206,7 +245,7 @@ func (g *grader) protocol(e *rules.ProtocolError) {
 		return
 	}
 	switch {
-	case g.unknownTool(e.Message):
+	case g.unknownTool(msg):
 		if e.Code != -32602 {
 			g.add(CheckUnknownToolCode, "$.error.code", "tool %q does not exist: the spec answers -32602 (invalid params), not %d", clip(g.toolName, 60), e.Code)
 		}
@@ -236,7 +275,7 @@ func (g *grader) invalidParams(e *rules.ProtocolError) {
 		}
 	case sure:
 		g.add(CheckExecAsProtocol, "$.error", "%s exists and its arguments meet the inputSchema; a failure inside the tool is a result with isError: true, not a -32602 protocol error", clip(g.toolName, 60))
-	case validationText.MatchString(e.Message) && g.in.Spec.InputSchemaLayer() == rules.LayerExecution:
+	case validationText.MatchString(scanned(e.Message)) && g.in.Spec.InputSchemaLayer() == rules.LayerExecution:
 		g.add(CheckInputValidation, "$.error", "the message reads as an input validation failure (%q); since 2025-11-25 (SEP-1303) that is an isError result the model can correct, not -32602", firstLine(e.Message))
 	}
 }
@@ -290,7 +329,7 @@ var (
 )
 
 func (g *grader) execution(res *rules.ToolResult, cl rules.Classification) {
-	texts := strings.Join(res.Texts(), "\n")
+	texts := scanned(strings.Join(res.Texts(), "\n"))
 	if g.unknownTool(texts) {
 		g.add(CheckUnknownToolResult, "$.result.isError", "tool %q does not exist; the spec answers -32602. isError for an unknown tool is an open proposal (SEP-2145), not the spec", clip(g.toolName, 60))
 		return
@@ -335,7 +374,7 @@ func (g *grader) execution(res *rules.ToolResult, cl rules.Classification) {
 	if !g.has(CheckGeneric) && (strings.TrimSpace(desc) == "" || (m.CategoryRaw != "" && len(strings.TrimSpace(m.Description)) < 12)) {
 		g.add(CheckNoDescription, metaPath, "no description saying what went wrong and what to try next")
 	}
-	if rateLimitText.MatchString(texts+" "+m.Code+" "+m.Description) && m.RetryAfterSeconds == nil && (m.Category == "" || m.Category == rules.Transient) {
+	if rateLimitText.MatchString(texts+" "+m.Code+" "+scanned(m.Description)) && m.RetryAfterSeconds == nil && (m.Category == "" || m.Category == rules.Transient) {
 		g.add(CheckRetryAfter, metaPath, "a rate limit without retryAfterSeconds: the agent has to guess how long to wait")
 	}
 	if (internalCode.MatchString(m.Code) || strings.EqualFold(m.CategoryRaw, "internal")) && m.CorrelationID == "" {
@@ -348,16 +387,26 @@ func (g *grader) execution(res *rules.ToolResult, cl rules.Classification) {
 			g.add(CheckCustomerAdvice, metaPath, "a business refusal without a customerMessage: the agent must turn the description into words for the customer")
 		}
 	}
-	if m.Category == rules.Validation && !m.HasFieldErrors && !m.HasExample && !formatText.MatchString(m.Description) && !g.namesArgument(m.Description) {
+	if m.Category == rules.Validation && !m.HasFieldErrors && !m.HasExample && !formatText.MatchString(scanned(m.Description)) && !g.namesArgument(scanned(m.Description)) {
 		g.add(CheckValidationField, metaPath, "a validation error that names no argument, expected format or example: the agent cannot tell what to correct")
 	}
 	if g.tool != nil && len(res.StructuredContent) > 0 {
-		if sch := compile(g.tool.DeclaredOutputSchema()); sch != nil {
+		if sch := compile(g.tool.DeclaredOutputSchema()); sch != nil && g.schemaCheckable(res) {
 			if err := validate(sch, res.StructuredContent); err != "" {
 				g.add(CheckErrorSchema, "$.result.structuredContent", "the error's structuredContent breaks %s's outputSchema (%s)", clip(g.toolName, 60), err)
 			}
 		}
 	}
+}
+
+// schemaCheckable reports whether structuredContent is small enough to be
+// checked against a schema, and notes it when it is not.
+func (g *grader) schemaCheckable(res *rules.ToolResult) bool {
+	if len(res.StructuredContent) <= maxValidatedBytes {
+		return true
+	}
+	g.add(CheckSchemaUnchecked, "$.result.structuredContent", "structuredContent is %d KiB; errorlab checks outputSchema conformance up to %d KiB", len(res.StructuredContent)>>10, maxValidatedBytes>>10)
+	return false
 }
 
 // namesArgument reports whether text names one of the call's arguments or
@@ -462,14 +511,22 @@ func (g *grader) common(res *rules.ToolResult, isError bool) {
 			continue
 		}
 		p := fmt.Sprintf("$.result.content[%d].text", i)
-		texts[p] = b.Text
+		text := scanned(b.Text)
+		texts[p] = text
 		order = append(order, p)
-		if isError && !g.has(CheckRawException) && (exceptionText.MatchString(b.Text) || rules.SystemErrorPrefix.MatchString(b.Text)) {
-			g.add(CheckRawException, p, "the text is a raw exception or system error (%q); the model can do nothing with it", firstLine(b.Text))
+		if isError && !g.has(CheckRawException) && (exceptionText.MatchString(text) || rules.SystemErrorPrefix.MatchString(text)) {
+			g.add(CheckRawException, p, "the text is a raw exception or system error (%q); the model can do nothing with it", firstLine(text))
+		}
+		if len(order) >= maxScannedBlocks {
+			break
 		}
 	}
 	if len(res.StructuredContent) > 0 {
-		texts["$.result.structuredContent"] = strings.Join(jsonStrings(res.StructuredContent), "\n")
+		sc := res.StructuredContent
+		if len(sc) > maxStructuredScan {
+			sc = sc[:maxStructuredScan]
+		}
+		texts["$.result.structuredContent"] = scanned(strings.Join(jsonStrings(sc), "\n"))
 		order = append(order, "$.result.structuredContent")
 	}
 	g.leaks(texts, order, isError)
@@ -483,20 +540,39 @@ func (g *grader) common(res *rules.ToolResult, isError bool) {
 	}
 }
 
+// maxMirrorCompare bounds the structuredContent whose mirror is compared
+// member by member; a larger one must be mirrored byte for byte (once
+// whitespace is set aside).
+const maxMirrorCompare = 64 << 10
+
 // mirrored reports whether a text block holds the same JSON value as
 // structuredContent.
 func mirrored(res *rules.ToolResult) bool {
-	var want any
-	if json.Unmarshal(res.StructuredContent, &want) != nil {
+	var want bytes.Buffer
+	if json.Compact(&want, res.StructuredContent) != nil {
 		return true // not JSON: reported elsewhere
 	}
+	var wantValue any
 	for _, t := range res.Texts() {
 		t = strings.TrimSpace(t)
 		if t == "" || (t[0] != '{' && t[0] != '[') {
 			continue
 		}
-		var got any
-		if json.Unmarshal([]byte(t), &got) == nil && reflect.DeepEqual(got, want) {
+		var got bytes.Buffer
+		if json.Compact(&got, []byte(t)) != nil {
+			continue
+		}
+		if bytes.Equal(got.Bytes(), want.Bytes()) {
+			return true
+		}
+		if want.Len() > maxMirrorCompare || got.Len() > 2*want.Len()+16 {
+			continue
+		}
+		if wantValue == nil && json.Unmarshal(want.Bytes(), &wantValue) != nil {
+			return true
+		}
+		var gotValue any
+		if json.Unmarshal(got.Bytes(), &gotValue) == nil && reflect.DeepEqual(gotValue, wantValue) {
 			return true
 		}
 	}
@@ -563,7 +639,7 @@ func jsonStrings(raw json.RawMessage) []string {
 }
 
 func (g *grader) success(res *rules.ToolResult, cl rules.Classification) {
-	texts := strings.Join(res.Texts(), "\n")
+	texts := scanned(strings.Join(res.Texts(), "\n"))
 	if g.unknownTool(texts) {
 		g.add(CheckUnknownToolOK, "$.result", "tool %q does not exist, yet the server answered with a success; the spec answers -32602", clip(g.toolName, 60))
 		return
@@ -600,6 +676,8 @@ func (g *grader) success(res *rules.ToolResult, cl rules.Classification) {
 	}
 	if len(res.StructuredContent) == 0 {
 		g.add(CheckMissingStructured, "$.result", "%s declares an outputSchema, so a success must carry structuredContent that conforms", clip(g.toolName, 60))
+	} else if !g.schemaCheckable(res) {
+		return
 	} else if err := validate(sch, res.StructuredContent); err != "" {
 		g.add(CheckSuccessSchema, "$.result.structuredContent", "structuredContent breaks %s's outputSchema: %s", clip(g.toolName, 60), err)
 	}
@@ -612,7 +690,7 @@ func saysEmpty(text string) bool { return emptySentence.MatchString(text) }
 // emptyCollections reports an object whose every member is an empty array.
 func emptyCollections(sc json.RawMessage) bool {
 	var m map[string]json.RawMessage
-	if json.Unmarshal(sc, &m) != nil || len(m) == 0 {
+	if len(sc) > 64<<10 || json.Unmarshal(sc, &m) != nil || len(m) == 0 {
 		return false
 	}
 	for _, v := range m {

@@ -251,9 +251,11 @@ func withEnvelope(path string, envelope bool) string {
 }
 
 func originalNames(obj map[string]json.RawMessage) map[string]string {
-	out := make(map[string]string, len(obj))
+	out := make(map[string]string, min(len(obj), len(metadataKeys)))
 	for k := range obj {
-		out[normKey(k)] = k
+		if n := normKey(k); metadataKeys[n] {
+			out[n] = k
+		}
 	}
 	return out
 }

@@ -157,12 +157,25 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// lowerKeys returns a copy of an object with its keys lowered and stripped
-// of "_" and "-", so "is_retryable", "isRetryable" and "IsRetryable" meet.
+// metadataKeys are the members ReadMetadata reads, as normKey writes them.
+var metadataKeys = map[string]bool{
+	"ok": true, "error": true, "errorcategory": true, "category": true, "errortype": true,
+	"isretryable": true, "retryable": true, "retriable": true, "automaticretryallowed": true, "recoverable": true,
+	"description": true, "message": true, "detail": true, "suggestedaction": true, "code": true, "errorcode": true,
+	"customermessage": true, "correlationid": true, "retryafterseconds": true, "requiresuseraction": true,
+	"fielderrors": true, "examplearguments": true, "partialresults": true, "attempted": true, "resultcount": true,
+}
+
+// lowerKeys returns the metadata members of an object (metadataKeys) with
+// their keys lowered and stripped of "_" and "-", so "is_retryable",
+// "isRetryable" and "IsRetryable" meet. Other members are left out, so a
+// large object costs no large copy.
 func lowerKeys(m map[string]json.RawMessage) map[string]json.RawMessage {
-	out := make(map[string]json.RawMessage, len(m))
+	out := make(map[string]json.RawMessage, min(len(m), len(metadataKeys)))
 	for k, v := range m {
-		out[normKey(k)] = v
+		if n := normKey(k); metadataKeys[n] {
+			out[n] = v
+		}
 	}
 	return out
 }
