@@ -36,17 +36,17 @@ func worstCases() map[string]Input {
 	return map[string]Input{
 		"a number array against schema": {Request: call("t", `{}`), Tools: []Tool{tool}, Response: result(`{"content":[{"type":"text","text":"x"}],"structuredContent":` + numbers + `}`)},
 		"keys by thousands":             {Response: result(`{"content":[{"type":"text","text":` + quoteJSON(manyKeys) + `}],"structuredContent":` + manyKeys + `}`)},
-		"stack frames":        {Response: text("    at com.shop.OrderService.find(OrderService.java:88)\n")},
-		"node frames":         {Response: text("    at lookupOrder (/srv/app/handlers.js:41:13)\n")},
-		"near-miss SQL":       {Response: text("select a, b, c, d, e, f, g from ")},
-		"near-miss paths":     {Response: text(" /home/ /srv/ /tmp/ C:\\ ")},
-		"near-miss secrets":   {Response: text("Bearer sk- eyJ AKIA ghp_ password ")},
-		"near-miss hosts":     {Response: text("10.0.0. 192.168. host.local: db.example.com:")},
-		"one letter":          {Response: text("a")},
-		"newlines":            {Response: text("\n")},
-		"blocks by thousands":        {Response: result(`{"content":[` + strings.Join(many, ",") + `],"isError":true}`)},
-		"deep structured":     {Response: result(`{"content":[{"type":"text","text":"x"}],"structuredContent":` + deep + `,"isError":true}`)},
-		"wide against schema": {Request: call("t", `{}`), Tools: []Tool{tool}, Response: result(`{"content":[{"type":"text","text":"x"}],"structuredContent":` + wide + `}`)},
+		"stack frames":                  {Response: text("    at com.shop.OrderService.find(OrderService.java:88)\n")},
+		"node frames":                   {Response: text("    at lookupOrder (/srv/app/handlers.js:41:13)\n")},
+		"near-miss SQL":                 {Response: text("select a, b, c, d, e, f, g from ")},
+		"near-miss paths":               {Response: text(" /home/ /srv/ /tmp/ C:\\ ")},
+		"near-miss secrets":             {Response: text("Bearer sk- eyJ AKIA ghp_ password ")},
+		"near-miss hosts":               {Response: text("10.0.0. 192.168. host.local: db.example.com:")},
+		"one letter":                    {Response: text("a")},
+		"newlines":                      {Response: text("\n")},
+		"blocks by thousands":           {Response: result(`{"content":[` + strings.Join(many, ",") + `],"isError":true}`)},
+		"deep structured":               {Response: result(`{"content":[{"type":"text","text":"x"}],"structuredContent":` + deep + `,"isError":true}`)},
+		"wide against schema":           {Request: call("t", `{}`), Tools: []Tool{tool}, Response: result(`{"content":[{"type":"text","text":"x"}],"structuredContent":` + wide + `}`)},
 	}
 }
 
