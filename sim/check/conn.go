@@ -209,13 +209,33 @@ type bodyTap struct {
 func (b *bodyTap) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.buf.Write(p[:n])
-	if err == io.EOF && !b.done {
-		b.done = true
-		if msg := bytes.TrimSpace(b.buf.Bytes()); len(msg) > 0 {
-			b.rec.Add(wire.ServerToClient, msg)
-		}
+	if err == io.EOF {
+		b.record()
 	}
 	return n, err
+}
+
+// Close records the body even when the reader stopped before its end (a
+// JSON decoder stops after the value), reading what is left of it first.
+func (b *bodyTap) Close() error {
+	if !b.done {
+		_, _ = io.Copy(&b.buf, io.LimitReader(b.ReadCloser, maxBodyTail))
+		b.record()
+	}
+	return b.ReadCloser.Close()
+}
+
+// maxBodyTail bounds what Close reads of a body its reader left.
+const maxBodyTail = 1 << 20
+
+func (b *bodyTap) record() {
+	if b.done {
+		return
+	}
+	b.done = true
+	if msg := bytes.TrimSpace(b.buf.Bytes()); len(msg) > 0 {
+		b.rec.Add(wire.ServerToClient, msg)
+	}
 }
 
 // sseTap records the data of each server-sent event as it passes.
