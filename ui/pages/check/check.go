@@ -420,4 +420,3 @@ func (m *Model) setFocus(f int) {
 	m.found.SetFocused(f == focusFindings)
 	m.resp.SetFocused(f == focusResponse)
 }
-
