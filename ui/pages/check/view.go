@@ -33,13 +33,14 @@ func (m *Model) layout() {
 		m.list.SetSize(lw, h)
 		m.found.SetSize(m.w-lw, fh)
 		m.resp.SetSize(m.w-lw, h-fh)
-		return
+	} else {
+		lh := max(h/4, 4)
+		fh := max((h-lh)/2, 3)
+		m.list.SetSize(m.w, lh)
+		m.found.SetSize(m.w, fh)
+		m.resp.SetSize(m.w, h-lh-fh)
 	}
-	lh := max(h/4, 4)
-	fh := max((h-lh)/2, 3)
-	m.list.SetSize(m.w, lh)
-	m.found.SetSize(m.w, fh)
-	m.resp.SetSize(m.w, h-lh-fh)
+	keepInView(m.list, m.cursor)
 }
 
 // refresh rebuilds the three panes for the response at the cursor.
