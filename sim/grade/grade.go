@@ -1,10 +1,14 @@
 // Package grade judges any MCP server's response to a request against the
-// lesson rules and returns findings, each naming the rule it comes from.
-// It is the one implementation of "what is wrong with this response": the
-// quiz's spot-the-defects drill and `errorlab check` both use it.
+// lesson rules and returns findings, each naming the check it comes from
+// (Checks: a stable id, a severity, the LESSON-RULES rule and section, the
+// fix) and where in the response it is (a JSON path). It is the one
+// implementation of "what is wrong with this response": the quiz's
+// spot-the-defects drill, the lab's caveats and `errorlab check` all use
+// it, and it reads the rules themselves from sim/rules.
 //
-// Grade reads hostile input safely: it never panics, caps sizes (see
-// rules.MaxEnvelopeBytes), and reports unreadable input as a finding.
+// Grade reads hostile input safely: it never panics, refuses responses
+// over MaxResponseBytes, reports unreadable input as a finding, and takes
+// bounded time (see scanHead and BenchmarkGradeWorstCase).
 package grade
 
 import (
