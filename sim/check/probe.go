@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -495,7 +496,7 @@ func toolProbes(t grade.Tool, examples []map[string]any) []Probe {
 	}
 	sort.Strings(names)
 	// Required first, so a wrong type lands on an argument the tool reads.
-	sort.SliceStable(names, func(i, j int) bool { return contains(sch.Required, names[i]) && !contains(sch.Required, names[j]) })
+	sort.SliceStable(names, func(i, j int) bool { return slices.Contains(sch.Required, names[i]) && !slices.Contains(sch.Required, names[j]) })
 	base := map[string]any{}
 	if len(examples) > 0 {
 		for k, v := range examples[0] {
@@ -523,7 +524,7 @@ func toolProbes(t grade.Tool, examples []map[string]any) []Probe {
 	if len(sch.Required) > 0 {
 		args := map[string]any{}
 		for k, v := range base {
-			if !contains(sch.Required, k) {
+			if !slices.Contains(sch.Required, k) {
 				args[k] = v
 			}
 		}
@@ -545,13 +546,4 @@ func toolProbes(t grade.Tool, examples []map[string]any) []Probe {
 		out = append(out, Probe{What: fmt.Sprintf("example %d from --args", i+1), Tool: t.Name, Args: ex})
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -93,7 +94,7 @@ func (a *app) check(cmd *cobra.Command, f checkFlags, files []string) error {
 	if err != nil {
 		return UsageError{err}
 	}
-	if !contains(checkFormats, f.format) {
+	if !slices.Contains(checkFormats, f.format) {
 		return usagef("unknown --format %q: use one of %s", f.format, strings.Join(checkFormats, ", "))
 	}
 	failOn := grade.SevError
@@ -141,15 +142,6 @@ func (a *app) check(cmd *cobra.Command, f checkFlags, files []string) error {
 		return findingsError{failing: n, total: len(results)}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // checkFiles reads and grades files ("-" or none: stdin).
