@@ -22,6 +22,7 @@ import (
 	"github.com/errorlab/errorlab/sim/check"
 	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/components/findings"
 	"github.com/errorlab/errorlab/ui/styles"
 )
@@ -79,14 +80,7 @@ func (e findingsError) Error() string {
 	if e.failing == 1 {
 		verb = "fails"
 	}
-	return fmt.Sprintf("%d of %s %s the check", e.failing, plural(e.total, "response"), verb)
-}
-
-func plural(n int, w string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, w)
-	}
-	return fmt.Sprintf("%d %ss", n, w)
+	return fmt.Sprintf("%d of %s %s the check", e.failing, common.Plural(e.total, "response"), verb)
 }
 
 func (a *app) check(cmd *cobra.Command, f checkFlags, files []string) error {
