@@ -496,7 +496,9 @@ func toolProbes(t grade.Tool, examples []map[string]any) []Probe {
 	}
 	sort.Strings(names)
 	// Required first, so a wrong type lands on an argument the tool reads.
-	sort.SliceStable(names, func(i, j int) bool { return slices.Contains(sch.Required, names[i]) && !slices.Contains(sch.Required, names[j]) })
+	sort.SliceStable(names, func(i, j int) bool {
+		return slices.Contains(sch.Required, names[i]) && !slices.Contains(sch.Required, names[j])
+	})
 	base := map[string]any{}
 	if len(examples) > 0 {
 		for k, v := range examples[0] {
