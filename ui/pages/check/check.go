@@ -165,6 +165,7 @@ func (m *Model) Back() bool {
 	if m.mode == modeRunning {
 		m.Close()
 		m.mode = modeInput
+		m.input.Focus()
 		m.gen++
 		m.c.SetStatus(common.StatusInfo, "probe stopped")
 		return true
@@ -193,7 +194,11 @@ func (m *Model) FullHelp() [][]key.Binding {
 		return [][]key.Binding{m.ShortHelp()}
 	}
 	n := m.c.Nav
-	return [][]key.Binding{{n.Up, n.Down, n.PageUp, n.PageDown}, {m.keys.Focus, m.referenceKey()}, {m.keys.Again, m.keys.Edit}}
+	help := [][]key.Binding{{n.Up, n.Down, n.PageUp, n.PageDown}, {m.keys.Focus, m.referenceKey()}}
+	if !m.fixed {
+		help = append(help, []key.Binding{m.keys.Again, m.keys.Edit})
+	}
+	return help
 }
 
 // referenceKey is enter, named after the selected finding's section.
