@@ -27,8 +27,10 @@ import (
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/scenarios/walkthrough"
+	"github.com/errorlab/errorlab/sim/check"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/pages/agents"
+	checkpage "github.com/errorlab/errorlab/ui/pages/check"
 	"github.com/errorlab/errorlab/ui/pages/home"
 	"github.com/errorlab/errorlab/ui/pages/lablist"
 	"github.com/errorlab/errorlab/ui/pages/propagation"
@@ -221,6 +223,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.push(quizpage.NewMenu(a.c, nil))
 	case common.OpenWalkthroughsMsg:
 		cmd = a.push(wtpage.NewList(a.c))
+	case common.OpenCheckMsg:
+		cmd = a.push(checkpage.New(a.c))
+	case common.OpenFindingsMsg:
+		cmd = a.push(checkpage.NewResult(a.c, msg.Title, check.Item{Request: msg.Request, Response: msg.Response, Tools: msg.Tools, Spec: msg.Spec}))
 	case common.OpenWalkthroughMsg:
 		if s := a.presenting(msg.ID, msg.Presenter); s != nil {
 			cmd = a.push(s)

@@ -1,21 +1,20 @@
 // Package grade judges any MCP server's response to a request against the
-// lesson rules and returns findings, each naming the rule it comes from.
-// It is the one implementation of "what is wrong with this response": the
-// quiz's spot-the-defects drill and `errorlab check` both use it.
+// lesson rules and returns findings, each naming the check it comes from
+// (Checks: a stable id, a severity, the LESSON-RULES rule and section, the
+// fix) and where in the response it is (a JSON path). It is the one
+// implementation of "what is wrong with this response": the quiz's
+// spot-the-defects drill, the lab's caveats and `errorlab check` all use
+// it, and it reads the rules themselves from sim/rules.
 //
-// Grade reads hostile input safely: it never panics, caps sizes (see
-// rules.MaxEnvelopeBytes), and reports unreadable input as a finding.
+// Grade reads hostile input safely: it never panics, refuses responses
+// over MaxResponseBytes, reports unreadable input as a finding, and takes
+// bounded time (see scanHead and BenchmarkGradeWorstCase).
 package grade
 
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"regexp"
 	"sort"
-	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/errorlab/errorlab/sim/rules"
 )
@@ -59,6 +58,9 @@ const (
 	DefectSynonyms          Defect = "non-canonical-names"
 	DefectNoResultType      Defect = "no-result-type"
 	DefectHiddenFailure     Defect = "hidden-failure" // needs Input.Truth: a failure sent as a success
+	DefectMalformed         Defect = "malformed-envelope"
+	DefectTextNotMirror     Defect = "text-not-mirror"
+	DefectTooLarge          Defect = "too-large"
 )
 
 // DefectText says, for a learner, what each defect is.
@@ -87,6 +89,9 @@ var DefectText = map[Defect]string{
 	DefectSynonyms:          "metadata under non-canonical names",
 	DefectNoResultType:      "a 2026-07-28 result without resultType",
 	DefectHiddenFailure:     "a failure passed off as a successful result",
+	DefectMalformed:         "a JSON-RPC envelope that breaks JSON-RPC 2.0",
+	DefectTextNotMirror:     "a text block that does not mirror structuredContent",
+	DefectTooLarge:          "a result too large for a model to read at once",
 }
 
 // DefectLook says how each defect would show in a response, for a learner
@@ -116,6 +121,9 @@ var DefectLook = map[Defect]string{
 	DefectSynonyms:          "the metadata would use names like category or retriable",
 	DefectNoResultType:      "a 2026-07-28 result would lack resultType",
 	DefectHiddenFailure:     "a failed call would come back as an ordinary success",
+	DefectMalformed:         "jsonrpc, id, result or error would be missing, doubled or wrong",
+	DefectTextNotMirror:     "structuredContent would hold data that no text block repeats as JSON",
+	DefectTooLarge:          "the response would run to hundreds of kilobytes",
 }
 
 // Related lists defects that are true whenever the key defect is: a
@@ -127,20 +135,43 @@ var Related = map[Defect][]Defect{
 	DefectWrongLayer:     {DefectRawException},
 }
 
-// Finding is one thing the grader noticed.
+// Finding is one thing the grader noticed: which check (ID, with its
+// Severity, Defect, Rule and Section), where in the response (Path, a
+// JSON path such as "$.result.content[0].text"), what is wrong here
+// (Message) and how to fix it (Fix, the check's).
 type Finding struct {
-	Defect   Defect   `json:"defect"`
+	ID       CheckID  `json:"id"`
 	Severity Severity `json:"severity"`
+	Defect   Defect   `json:"defect"`
 	Rule     string   `json:"rule"`    // a rules id, e.g. "metadata.fields"
 	Section  string   `json:"section"` // e.g. "§3"
+	Path     string   `json:"path"`
 	Message  string   `json:"message"`
+	Fix      string   `json:"fix"`
 }
 
-// Tool is a tool declaration as tools/list gives it.
+// Tool is a tool declaration as tools/list gives it; other members
+// (description, annotations) are ignored here.
 type Tool struct {
 	Name         string          `json:"name"`
 	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+}
+
+// DeclaredOutputSchema is the tool's outputSchema, or nil when it declares
+// none: absent, empty, or JSON null (a null is how some SDKs write "no
+// schema", so it must not be read as a schema every success has to meet).
+func (t Tool) DeclaredOutputSchema() json.RawMessage { return declared(t.OutputSchema) }
+
+// DeclaredInputSchema is the tool's inputSchema, or nil (absent or null).
+func (t Tool) DeclaredInputSchema() json.RawMessage { return declared(t.InputSchema) }
+
+func declared(schema json.RawMessage) json.RawMessage {
+	s := bytes.TrimSpace(schema)
+	if len(s) == 0 || string(s) == "null" {
+		return nil
+	}
+	return s
 }
 
 // Input is what the grader looks at. Only Response is required; Request
@@ -196,354 +227,4 @@ func (r Report) Defects() []Defect {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
-}
-
-type grader struct {
-	in       Input
-	findings []Finding
-	method   string
-	toolName string
-	args     json.RawMessage
-	tool     *Tool
-	known    bool // the tool name is in Tools (only meaningful when Tools given)
-}
-
-func (g *grader) add(d Defect, sev Severity, rule, msg string, a ...any) {
-	r := rules.Lookup(rule)
-	g.findings = append(g.findings, Finding{Defect: d, Severity: sev, Rule: rule, Section: r.Section, Message: fmt.Sprintf(msg, a...)})
-}
-
-// Grade judges one response.
-func Grade(in Input) Report {
-	if in.Spec == "" {
-		in.Spec = rules.DefaultRevision
-	}
-	g := &grader{in: in}
-	g.readRequest()
-	env, err := rules.ParseEnvelope(in.Response)
-	if err != nil {
-		g.add(DefectUnparsable, SevError, rules.RuleProtocolLayer, "%v", err)
-		return g.report(nil)
-	}
-	cl := rules.ClassifyEnvelope(env)
-	if env.JSONRPC != "2.0" {
-		g.add(DefectWrongCode, SevError, rules.RuleProtocolLayer, "the response's jsonrpc member is %q, not \"2.0\"", env.JSONRPC)
-	}
-	switch {
-	case env.Error != nil:
-		g.protocol(env.Error)
-	case env.Result.IsError:
-		g.execution(env.Result, cl)
-	default:
-		g.success(env.Result, cl)
-		if t := in.Truth; t != nil && t.Layer != rules.LayerSuccess && !g.has(DefectErrorAsSuccess) {
-			g.add(DefectHiddenFailure, SevError, rules.RuleAccessFailure, "the call failed (%s) but the response says success%s: the agent will give a confident wrong answer", kindText(*t), emptyText(cl))
-		}
-	}
-	if env.Result != nil && in.Spec.Stateless() && env.Result.ResultType == "" {
-		g.add(DefectNoResultType, SevError, rules.RuleProtocolLayer, "under %s every result carries resultType (\"complete\")", in.Spec)
-	}
-	return g.report(&cl)
-}
-
-func (g *grader) has(d Defect) bool {
-	for _, f := range g.findings {
-		if f.Defect == d {
-			return true
-		}
-	}
-	return false
-}
-
-func (g *grader) report(cl *rules.Classification) Report {
-	r := Report{Verdict: Clean, Findings: g.findings, Classification: cl}
-	if r.Findings == nil {
-		r.Findings = []Finding{}
-	}
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case SevError:
-			r.Verdict = Fail
-		case SevWarning:
-			if r.Verdict == Clean {
-				r.Verdict = Warn
-			}
-		}
-	}
-	return r
-}
-
-func (g *grader) readRequest() {
-	if len(bytes.TrimSpace(g.in.Request)) == 0 || len(g.in.Request) > rules.MaxEnvelopeBytes {
-		return
-	}
-	var req struct {
-		Method string `json:"method"`
-		Params struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(g.in.Request, &req) != nil {
-		return
-	}
-	g.method, g.toolName, g.args = req.Method, req.Params.Name, req.Params.Arguments
-	for i := range g.in.Tools {
-		if g.in.Tools[i].Name == g.toolName {
-			g.tool, g.known = &g.in.Tools[i], true
-		}
-	}
-}
-
-// knownMethods are the JSON-RPC methods of MCP a server may be asked.
-var knownMethods = map[string]bool{
-	"initialize": true, "ping": true, "server/discover": true, "tools/list": true, "tools/call": true,
-	"resources/list": true, "resources/read": true, "resources/templates/list": true, "resources/subscribe": true,
-	"resources/unsubscribe": true, "prompts/list": true, "prompts/get": true, "completion/complete": true,
-	"logging/setLevel": true, "tasks/get": true, "tasks/list": true, "tasks/cancel": true, "tasks/result": true,
-	"subscriptions/listen": true,
-}
-
-func (g *grader) protocol(e *rules.ProtocolError) {
-	if leaks := rules.Leaks(e.Message + " " + string(e.Data)); len(leaks) > 0 {
-		g.add(DefectLeak, SevError, rules.RuleSafeToShow, "the error message exposes internals: %s", strings.Join(leaks, "; "))
-	}
-	if exceptionText.MatchString(e.Message) || panicText.MatchString(e.Message) {
-		g.add(DefectRawException, SevError, rules.RuleRawException, "the error message is a raw exception or panic text")
-	}
-	if g.method != "" && !knownMethods[g.method] && !strings.HasPrefix(g.method, "notifications/") {
-		if e.Code != -32601 {
-			g.add(DefectWrongCode, SevError, rules.RuleProtocolLayer, "%s is not an MCP method: the answer is -32601 (method not found), not %d", g.method, e.Code)
-		}
-		return
-	}
-	if g.method != "tools/call" {
-		return
-	}
-	unknownTool := len(g.in.Tools) > 0 && !g.known
-	switch {
-	case unknownTool:
-		if e.Code != -32602 {
-			g.add(DefectWrongCode, SevError, rules.RuleUnknownTool, "tool %q does not exist: the spec answers -32602 (invalid params), not %d", g.toolName, e.Code)
-		}
-	case e.Code == -32603:
-		g.add(DefectWrongLayer, SevError, rules.RuleGoError, "-32603 on tools/call: the tool ran and failed (or its handler returned an error), but the model gets no result to act on. Return isError: true with errorCategory, isRetryable and a description")
-	case e.Code == -32602 && g.known && g.argsBreakSchema():
-		if g.in.Spec.InputSchemaLayer() == rules.LayerExecution {
-			g.add(DefectWrongLayer, SevError, rules.RuleInputByRevision, "the arguments break %s's inputSchema; since 2025-11-25 (SEP-1303) that is a tool execution error (isError: true, validation) the model can correct, not -32602", g.toolName)
-		}
-	case e.Code == -32602 && g.known:
-		g.add(DefectWrongLayer, SevError, rules.RuleExecutionLayer, "%s exists and the request is well formed; a failure inside the tool is a result with isError: true, not a -32602 protocol error", g.toolName)
-	case e.Code == -32601:
-		g.add(DefectWrongCode, SevError, rules.RuleProtocolLayer, "tools/call exists; -32601 (method not found) is wrong for a failing tool call")
-	}
-}
-
-// argsBreakSchema reports whether the request's arguments fail the tool's
-// inputSchema.
-func (g *grader) argsBreakSchema() bool {
-	if g.tool == nil || len(g.tool.InputSchema) == 0 {
-		return false
-	}
-	sch, err := compile(g.tool.InputSchema)
-	if err != nil {
-		return false
-	}
-	args := g.args
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage(`{}`)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-	if err != nil {
-		return true
-	}
-	return sch.Validate(inst) != nil
-}
-
-func compile(schema json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("mem:///schema.json", doc); err != nil {
-		return nil, err
-	}
-	return c.Compile("mem:///schema.json")
-}
-
-var (
-	genericText   = regexp.MustCompile(`(?i)^\s*(error|an error occurred|operation failed|failed|failure|something went wrong|internal error|request failed|tool (call|execution) failed)[.!]?\s*$`)
-	exceptionText = regexp.MustCompile(`(?m)(Traceback \(most recent call last\)|^\s*(\w+\.)*\w*(Error|Exception)(: |$)|^goroutine \d+ \[|^\s+at [\w.$<>]+\(|panic: )`)
-	rateLimitText = regexp.MustCompile(`(?i)(rate.?limit|too many requests|\b429\b|quota)`)
-	internalCode  = regexp.MustCompile(`(?i)(internal|unexpected)`)
-	panicText     = regexp.MustCompile(`(?i)\bpanic(ked)?\b`)
-)
-
-func (g *grader) execution(res *rules.ToolResult, cl rules.Classification) {
-	texts := strings.Join(res.Texts(), "\n")
-	if len(g.in.Tools) > 0 && g.method == "tools/call" && !g.known {
-		g.add(DefectUnknownToolResult, SevWarning, rules.RuleUnknownTool, "tool %q does not exist; the spec answers -32602. isError for an unknown tool is an open proposal (SEP-2145), not the spec", g.toolName)
-		return
-	}
-	g.common(res, texts)
-	m := cl.Meta
-	switch {
-	case m.CategoryRaw == "":
-		g.add(DefectNoCategory, SevError, rules.RuleMetadataFields, "isError: true but no errorCategory: the agent cannot tell a blip to retry from a rule to explain")
-		if genericText.MatchString(texts) {
-			g.add(DefectGenericMessage, SevError, rules.RuleGenericMessage, "the only message is %q, which says nothing about what failed or what to do", strings.TrimSpace(texts))
-		}
-	case m.Category == "":
-		g.add(DefectUnknownCategory, SevWarning, rules.RuleMetadataFields, "errorCategory %q is none of transient, validation, business, permission", m.CategoryRaw)
-	}
-	if m.Category != "" {
-		switch {
-		case m.IsRetryable == nil:
-			g.add(DefectNoRetryable, SevWarning, rules.RuleRetryableMeaning, "no isRetryable: say whether resending this exact call can work (%s: %v)", m.Category, m.Category.Retryable())
-		case *m.IsRetryable != m.Category.Retryable() && m.Category == rules.Validation:
-			g.add(DefectWrongRetryable, SevWarning, rules.RuleRetryableMeaning, "validation with isRetryable true: resending the same input fails the same way. One source reads it as \"retry after correction\"; the answer key is false")
-		case *m.IsRetryable != m.Category.Retryable():
-			g.add(DefectWrongRetryable, SevError, rules.RuleRetryableMeaning, "isRetryable %v contradicts %s (only transient failures are retryable as they stand)", *m.IsRetryable, m.Category)
-		}
-		if m.CategoryField != "" && m.CategoryField != "errorCategory" || m.RetryableField != "" && m.RetryableField != "isRetryable" || m.Envelope {
-			g.add(DefectSynonyms, SevNote, rules.RuleMetadataFields, "metadata uses %s; the exam's names are errorCategory, isRetryable, description", synonymsUsed(m))
-		}
-	}
-	desc := m.Description
-	if desc == "" && m.CategoryRaw == "" {
-		desc = texts
-	}
-	if strings.TrimSpace(desc) == "" || (m.CategoryRaw != "" && len(strings.TrimSpace(m.Description)) < 12) {
-		g.add(DefectNoDescription, SevWarning, rules.RuleActionable, "no description saying what went wrong and what to try next")
-	}
-	if rateLimitText.MatchString(texts+" "+m.Code+" "+m.Description) && m.RetryAfterSeconds == nil && m.CategoryRaw != "" {
-		g.add(DefectNoRetryAfter, SevNote, rules.RuleRateLimit, "a rate limit should carry retryAfterSeconds when the wait is known")
-	}
-	if internalCode.MatchString(m.Code) && m.CorrelationID == "" {
-		g.add(DefectNoCorrelationID, SevWarning, rules.RuleUnexpectedFault, "an unexpected fault should carry a correlationId so the detail can be found in the server log")
-	}
-	if m.Category == rules.Business && m.CustomerMessage == "" {
-		g.add(DefectNoCustomerMessage, SevNote, rules.RuleBusiness, "a business refusal reads better with a customerMessage the agent can pass on")
-	}
-	if m.Category == rules.Validation && !m.HasFieldErrors && !m.HasExample {
-		g.add(DefectNoFieldErrors, SevNote, rules.RuleValidation, "a validation error helps more with fieldErrors and exampleArguments")
-	}
-	if g.tool != nil && len(g.tool.OutputSchema) > 0 && len(res.StructuredContent) > 0 {
-		if err := g.conforms(res.StructuredContent); err != "" {
-			g.add(DefectSchemaMismatch, SevError, rules.RuleOutputSchema, "the error's structuredContent breaks %s's outputSchema (%s): use a schema that admits the error shape, or keep the error out of structuredContent", g.toolName, err)
-		}
-	}
-}
-
-func synonymsUsed(m rules.Metadata) string {
-	var parts []string
-	if m.CategoryField != "" && m.CategoryField != "errorCategory" {
-		parts = append(parts, m.CategoryField)
-	}
-	if m.RetryableField != "" && m.RetryableField != "isRetryable" {
-		parts = append(parts, m.RetryableField)
-	}
-	if m.DescriptionField != "" && m.DescriptionField != "description" {
-		parts = append(parts, m.DescriptionField)
-	}
-	if m.Envelope {
-		parts = append(parts, "an {error: ...} envelope")
-	}
-	return strings.Join(parts, ", ")
-}
-
-// common checks both execution errors and successes.
-func (g *grader) common(res *rules.ToolResult, texts string) {
-	if exceptionText.MatchString(texts) {
-		g.add(DefectRawException, SevError, rules.RuleRawException, "the text is a raw exception or stack trace; the model can do nothing with it")
-	}
-	if leaks := rules.Leaks(texts + " " + string(res.StructuredContent)); len(leaks) > 0 {
-		g.add(DefectLeak, SevError, rules.RuleSafeToShow, "the result exposes internals: %s", strings.Join(leaks, "; "))
-	}
-	if len(res.StructuredContent) > 0 && len(res.Texts()) == 0 {
-		g.add(DefectNoTextBlock, SevWarning, rules.RuleMetadataMirror, "structuredContent with no text block: a client that reads only content sees nothing. Mirror it as JSON in a text block")
-	}
-}
-
-func (g *grader) success(res *rules.ToolResult, cl rules.Classification) {
-	texts := strings.Join(res.Texts(), "\n")
-	g.common(res, texts)
-	if rules.LooksLikeError(texts) {
-		g.add(DefectErrorAsSuccess, SevError, rules.RuleErrorAsSuccess, "the text reads as a failure (%q) but isError is not set: the agent takes it as data", firstLine(texts))
-	}
-	if cl.Empty && cl.Meta.ResultCount == nil && !saysEmpty(texts) {
-		g.add(DefectAmbiguousEmpty, SevWarning, rules.RuleValidEmpty, "an empty success with no resultCount and no sentence saying the query ran: it cannot be told from a failure passed off as empty")
-	} else if !cl.Empty && emptyCollections(res.StructuredContent) && !saysEmpty(texts) {
-		g.add(DefectAmbiguousEmpty, SevWarning, rules.RuleValidEmpty, "only empty lists, no resultCount and no sentence saying the query ran: a failure passed off as empty would look the same")
-	}
-	if g.tool != nil && len(g.tool.OutputSchema) > 0 {
-		if len(res.StructuredContent) == 0 {
-			g.add(DefectMissingStructured, SevError, rules.RuleSchemaConformance, "%s declares an outputSchema, so a success must carry structuredContent that conforms", g.toolName)
-		} else if err := g.conforms(res.StructuredContent); err != "" {
-			g.add(DefectSchemaMismatch, SevError, rules.RuleSchemaConformance, "structuredContent breaks %s's outputSchema: %s", g.toolName, err)
-		}
-	}
-}
-
-func (g *grader) conforms(sc json.RawMessage) string {
-	sch, err := compile(g.tool.OutputSchema)
-	if err != nil {
-		return ""
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(sc))
-	if err != nil {
-		return "not JSON"
-	}
-	if err := sch.Validate(inst); err != nil {
-		msg := err.Error()
-		if i := strings.LastIndex(msg, "\n"); i > 0 {
-			msg = strings.TrimSpace(msg[i:])
-		}
-		return strings.TrimPrefix(msg, "- ")
-	}
-	return ""
-}
-
-var emptySentence = regexp.MustCompile(`(?i)(\b0 \w+ match|\bno (\w+ )*(match|matches|results?|records?)\b|found nothing|nothing (was )?found|returned no)`)
-
-func saysEmpty(text string) bool { return emptySentence.MatchString(text) }
-
-// emptyCollections reports an object whose every member is an empty array.
-func emptyCollections(sc json.RawMessage) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(sc, &m) != nil || len(m) == 0 {
-		return false
-	}
-	for _, v := range m {
-		if string(bytes.TrimSpace(v)) != "[]" {
-			return false
-		}
-	}
-	return true
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i > 0 {
-		s = s[:i]
-	}
-	if len(s) > 60 {
-		s = s[:60] + "…"
-	}
-	return s
-}
-
-func kindText(s rules.Situation) string {
-	if s.Layer == rules.LayerProtocol {
-		return "a protocol error"
-	}
-	return string(s.Category)
-}
-
-func emptyText(cl rules.Classification) string {
-	if cl.Empty {
-		return " with no results"
-	}
-	return ""
 }

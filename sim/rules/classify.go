@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -15,6 +16,13 @@ import (
 type Metadata struct {
 	// Source is "structuredContent", "text" or "" (no metadata found).
 	Source string
+	// Path is where in the result the metadata object sits, as a JSON
+	// path relative to the result: "structuredContent",
+	// "structuredContent.error" (an envelope), "content[1].text".
+	Path string
+	// OK is the envelope's ok member, when there is one: false says the
+	// call failed whatever isError says.
+	OK *bool
 	// Envelope is true when the fields sat inside an {ok, data, error} envelope.
 	Envelope bool
 
@@ -113,13 +121,16 @@ func ReadMetadata(res *ToolResult) Metadata {
 	}
 	if obj, ok := asObject(res.StructuredContent); ok {
 		m := metadataFrom(obj)
-		m.Source = "structuredContent"
+		m.Source, m.Path = "structuredContent", withEnvelope("structuredContent", m.Envelope)
 		return m
 	}
-	for _, t := range res.Texts() {
-		if obj, ok := asObject([]byte(t)); ok {
+	for i, b := range res.Content {
+		if b.Type != "text" {
+			continue
+		}
+		if obj, ok := asObject([]byte(b.Text)); ok {
 			m := metadataFrom(obj)
-			m.Source = "text"
+			m.Source, m.Path = "text", withEnvelope(fmt.Sprintf("content[%d].text", i), m.Envelope)
 			return m
 		}
 	}
@@ -147,12 +158,19 @@ func metadataFrom(obj map[string]json.RawMessage) Metadata { return metadataAt(o
 func metadataAt(obj map[string]json.RawMessage, depth int) Metadata {
 	var m Metadata
 	norm := lowerKeys(obj)
+	var okFlag *bool
+	if v, found := norm["ok"]; found {
+		var b bool
+		if json.Unmarshal(v, &b) == nil {
+			okFlag = &b
+		}
+	}
 	if inner, ok := asObject(norm["error"]); ok && depth == 0 {
 		_, hasCategory := norm["errorcategory"]
 		_, hasCategory2 := norm["category"]
 		if !hasCategory && !hasCategory2 {
 			m = metadataAt(inner, depth+1)
-			m.Envelope = true
+			m.Envelope, m.OK = true, okFlag
 			return m
 		}
 	}
@@ -220,13 +238,24 @@ func metadataAt(obj map[string]json.RawMessage, depth int) Metadata {
 			m.ResultCount = &n
 		}
 	}
+	m.OK = okFlag
 	return m
 }
 
+// withEnvelope adds ".error" to a path whose metadata sat in an envelope.
+func withEnvelope(path string, envelope bool) string {
+	if envelope {
+		return path + ".error"
+	}
+	return path
+}
+
 func originalNames(obj map[string]json.RawMessage) map[string]string {
-	out := make(map[string]string, len(obj))
+	out := make(map[string]string, min(len(obj), len(metadataKeys)))
 	for k := range obj {
-		out[normKey(k)] = k
+		if n := normKey(k); metadataKeys[n] {
+			out[n] = k
+		}
 	}
 	return out
 }
@@ -264,36 +293,3 @@ var errorTextPattern = regexp.MustCompile(`(?i)^\s*(error\b|err:|exception\b|tra
 // denied", "Traceback ..."). A success result whose text does is the
 // error-as-success anti-pattern of LESSON-RULES §3.
 func LooksLikeError(text string) bool { return errorTextPattern.MatchString(text) }
-
-var leakPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)^\s*at [\w.$]+\(.*:\d+\)`),                                                 // Java/JS stack frame
-	regexp.MustCompile(`Traceback \(most recent call last\)`),                                          // Python
-	regexp.MustCompile(`(?m)^goroutine \d+ \[`),                                                        // Go
-	regexp.MustCompile(`[\w/.-]+\.(go|py|js|ts|java|rb|php|cs|rs):\d+`),                                // source file:line
-	regexp.MustCompile(`(?m)^\s*at [\w.$<>]+ \(.*:\d+(:\d+)?\)`),                                       // Node.js frame
-	regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@`),                                    // credentials in a URL
-	regexp.MustCompile(`\bBearer\s+[A-Za-z0-9._~+/=-]{8,}`),                                            // bearer token
-	regexp.MustCompile(`(?m)File "[^"]+", line \d+`),                                                   // Python frame
-	regexp.MustCompile(`\b(SELECT|INSERT INTO|UPDATE|DELETE FROM)\b[^\n]*\b(FROM|VALUES|SET|WHERE)\b`), // SQL in capitals
-	regexp.MustCompile(`(?i)\bselect\s+(\*|[\w.]+(\s*,\s*[\w.]+)+)\s+from\s+\w+`),                      // select * from / select a, b from
-	regexp.MustCompile(`(?i)\bdelete\s+from\s+\w+\s+where\b`),                                          // delete from t where
-	regexp.MustCompile(`(?i)\binsert\s+into\s+\w+\s*\(`),                                               // insert into t (
-	regexp.MustCompile(`(?i)\bupdate\s+\w+\s+set\s+\w+\s*=`),                                           // update t set c =
-	regexp.MustCompile(`(?i)\b(bearer|api[_-]?key|token|secret|password)\b\s*[:=]\s*\S+`),
-	regexp.MustCompile(`(?i)\bauthorization:\s*\S+`),
-	regexp.MustCompile(`\b[\w-]+\.(internal|local|corp|lan)\b`),
-	regexp.MustCompile(`\b(10\.\d{1,3}|192\.168|172\.(1[6-9]|2\d|3[01]))\.\d{1,3}\.\d{1,3}\b`), // private IPv4
-}
-
-// Leaks returns the fragments of text that should never reach the model
-// (LESSON-RULES §6): stack frames, SQL, credentials, headers, private hosts.
-// An empty result means none was found.
-func Leaks(text string) []string {
-	var out []string
-	for _, re := range leakPatterns {
-		if loc := re.FindString(text); loc != "" {
-			out = append(out, strings.TrimSpace(loc))
-		}
-	}
-	return out
-}

@@ -639,6 +639,18 @@ func TestLeaksFindsInternals(t *testing.T) {
 		{"private IPv4 10/8", "connection to server at 10.4.7.33 port 5432 failed"},
 		{"private IPv4 192.168/16", "upstream 192.168.1.20 refused"},
 		{"private IPv4 172.16/12", "upstream 172.20.0.5 refused"},
+		{"Node.js system error", "ENOENT: no such file or directory, open 'notes.txt'"},
+		{"Go dial error", "lookup failed: dial tcp 127.0.0.1:5432: connect: connection refused"},
+		{"Go file error", "open /var/lib/orders.db: permission denied"},
+		{"Python errno", "OSError: [Errno 13] Permission denied"},
+		{"JWT", "token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc rejected"},
+		{"AWS key", "S3 refused AKIAIOSFODNN7EXAMPLE"},
+		{"private key", "-----BEGIN RSA PRIVATE KEY-----"},
+		{"password in JSON", `{"user":"svc","password":"Winter2026!"}`},
+		{"localhost port", "redis at localhost:6379 did not answer"},
+		{"Windows path", `could not open C:\Users\dana\notes.txt`},
+		{"Rust panic", "thread 'main' panicked at src/orders.rs:41:5"},
+		{"Postgres error", `ERROR: relation "orders" does not exist`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -666,6 +678,10 @@ func TestLeaksNoneOnCleanDescriptions(t *testing.T) {
 		{"a version number", "This tool needs client version 10.2.1 or later; upgrade the client and resend."},
 		{"plain English with delete ... from ... set", "Delete the old address from the profile, set the new one, then resend."},
 		{"plain English with insert ... into", "Insert the customer's email into the identifier argument and send a new call."},
+		{"a time of day", "The store reopens at 10:30 UTC; send the same call again after that."},
+		{"a date and time", "Delivered 2026-09-18T10:30:00Z to the pickup point."},
+		{"permission in words", "Permission denied: the support-agent role cannot read staff records. Escalate to a team lead."},
+		{"a relative file name", "notes.txt is not in the allowed folder; give a name from list_directory."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -19,7 +19,14 @@ type Envelope struct {
 	ID      json.RawMessage // the id as sent (number, string or null)
 	Error   *ProtocolError  // the JSON-RPC error member, if any
 	Result  *ToolResult     // the result member read as a CallToolResult, if any
+	// Both is true when the response carried a result and an error member
+	// at once, which JSON-RPC 2.0 forbids; Error and Result are both set.
+	Both bool
 }
+
+// ErrNoResultOrError is the error ParseEnvelope wraps for a response with
+// neither a result nor an error member (JSON-RPC 2.0 requires exactly one).
+var ErrNoResultOrError = errors.New("response has neither a result nor an error member")
 
 // ProtocolError is a JSON-RPC error member {code, message, data?}.
 type ProtocolError struct {
@@ -97,8 +104,9 @@ func ParseEnvelope(raw []byte) (Envelope, error) {
 		env.Result = tr
 	}
 	if env.Error == nil && env.Result == nil {
-		return env, errors.New("response has neither a result nor an error member")
+		return env, ErrNoResultOrError
 	}
+	env.Both = env.Error != nil && env.Result != nil
 	return env, nil
 }
 
@@ -149,12 +157,25 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// lowerKeys returns a copy of an object with its keys lowered and stripped
-// of "_" and "-", so "is_retryable", "isRetryable" and "IsRetryable" meet.
+// metadataKeys are the members ReadMetadata reads, as normKey writes them.
+var metadataKeys = map[string]bool{
+	"ok": true, "error": true, "errorcategory": true, "category": true, "errortype": true,
+	"isretryable": true, "retryable": true, "retriable": true, "automaticretryallowed": true, "recoverable": true,
+	"description": true, "message": true, "detail": true, "suggestedaction": true, "code": true, "errorcode": true,
+	"customermessage": true, "correlationid": true, "retryafterseconds": true, "requiresuseraction": true,
+	"fielderrors": true, "examplearguments": true, "partialresults": true, "attempted": true, "resultcount": true,
+}
+
+// lowerKeys returns the metadata members of an object (metadataKeys) with
+// their keys lowered and stripped of "_" and "-", so "is_retryable",
+// "isRetryable" and "IsRetryable" meet. Other members are left out, so a
+// large object costs no large copy.
 func lowerKeys(m map[string]json.RawMessage) map[string]json.RawMessage {
-	out := make(map[string]json.RawMessage, len(m))
+	out := make(map[string]json.RawMessage, min(len(m), len(metadataKeys)))
 	for k, v := range m {
-		out[normKey(k)] = v
+		if n := normKey(k); metadataKeys[n] {
+			out[n] = v
+		}
 	}
 	return out
 }

@@ -36,6 +36,8 @@ const (
 type Env struct {
 	// Stdout and Stderr receive the commands' output and errors.
 	Stdout, Stderr io.Writer
+	// Stdin is read by `errorlab check` when it is given no file (nil: none).
+	Stdin io.Reader
 	// IsTerminal reports whether Stdout is a terminal; the TUI commands
 	// refuse to start without one.
 	IsTerminal func() bool
@@ -122,6 +124,7 @@ func New(env Env) *cobra.Command {
 		return err
 	}
 	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.quizCmd(), a.questionsCmd(), a.reportCmd(), a.walkthroughCmd(), a.walkthroughsCmd())
+	root.AddCommand(a.checkCmd())
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	return root

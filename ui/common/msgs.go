@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/rules"
 )
 
@@ -45,6 +46,17 @@ type (
 	OpenWalkthroughMsg struct {
 		ID        string
 		Presenter bool
+	}
+	// OpenCheckMsg opens Check a server (from Home).
+	OpenCheckMsg struct{}
+	// OpenFindingsMsg opens the Check screen on one exchange (the lab's
+	// c): what `errorlab check` finds in Response, graded under Spec with
+	// Tools. Title names the exchange.
+	OpenFindingsMsg struct {
+		Title             string
+		Spec              rules.Revision
+		Request, Response []byte
+		Tools             []grade.Tool
 	}
 	// NavMsg moves within a page's own screens (the quiz menu, a session,
 	// its results): push Push, after dropping the top one when Replace is

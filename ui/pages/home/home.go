@@ -30,7 +30,7 @@ func Items() []Item {
 		{Name: "Agents", Desc: "Two simulated agents side by side on the same failures: one guesses, one reads the metadata.", Open: common.OpenAgentPickerMsg{}},
 		{Name: "Practice & exam", Desc: "Practice by topic, a timed mock exam, review of what you missed, and your results.", Open: common.OpenQuizMsg{}},
 		{Name: "Present", Desc: "Classroom walkthroughs: present a failure to the room step by step, every call live, with presenter notes and a timer.", Open: common.OpenWalkthroughsMsg{}},
-		{Name: "Check a server", Desc: "Grade the error responses of any MCP server against the lesson rules.", Coming: true},
+		{Name: "Check a server", Desc: "Grade the error responses of any MCP server against the lesson rules.", Open: common.OpenCheckMsg{}},
 		{Name: "Serve", Desc: "Run the mock server over stdio for your own MCP client or agent.", Coming: true},
 	}
 }

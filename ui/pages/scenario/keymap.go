@@ -21,6 +21,7 @@ type KeyMap struct {
 	Next     key.Binding
 	Agents   key.Binding
 	Exercise key.Binding // only on subagent scenarios (InSubagent)
+	Check    key.Binding // what `errorlab check` finds in the response on screen
 }
 
 // DefaultKeyMap returns the scenario screen's keys.
@@ -36,6 +37,7 @@ func DefaultKeyMap() KeyMap {
 		Next:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next scenario")),
 		Agents:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "watch the agents")),
 		Exercise: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "propagation exercise")),
+		Check:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check the response")),
 	}
 }
 
@@ -63,7 +65,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		first = append(first, m.verdictP.ReferenceKey(true))
 	}
 	return [][]key.Binding{
-		append(first, k.Next, k.Agents, k.Exercise),
+		append(first, k.Next, k.Agents, k.Exercise, k.Check),
 		{k.Style, k.Revision, k.View, k.Diff},
 		{k.Focus, k.FocusRev, n.Up, n.Down, n.PageUp, n.PageDown},
 		{g.Copy, g.Write},

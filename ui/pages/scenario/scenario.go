@@ -229,6 +229,14 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		m.setFocus((m.focus + 1) % focusCount)
 	case key.Matches(k, ks.FocusRev):
 		m.setFocus((m.focus + focusCount - 1) % focusCount)
+	case key.Matches(k, ks.Check):
+		ex, _ := m.shown()
+		if ex == nil || len(ex.Response) == 0 {
+			m.c.SetStatus(common.StatusWarn, "make the call first (enter); then c shows what errorlab check finds in the response")
+			return nil
+		}
+		return common.Send(common.OpenFindingsMsg{Title: m.sc.ID + " · " + m.style.Label() + " · " + string(m.rev),
+			Spec: m.rev, Request: ex.Request, Response: ex.Response, Tools: mockTools()})
 	case key.Matches(k, ks.Agents, ks.Exercise) && (m.busy || m.diffBusy):
 		// The answer would arrive while another screen is on top.
 		m.c.SetStatus(common.StatusWarn, "still waiting for the call: try again in a moment")

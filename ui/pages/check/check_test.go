@@ -1,0 +1,143 @@
+package check_test
+
+import (
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/ui"
+	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/internal/uitest"
+)
+
+func TestMain(m *testing.M) { uitest.Main(m) }
+
+// mockURL serves the mock server in a style over Streamable HTTP on the
+// loopback; the test stops it.
+func mockURL(t *testing.T, style mockserver.Style) string {
+	t.Helper()
+	srv := server.NewStreamableHTTPServer(mockserver.New(mockserver.Options{Style: style}).MCPServer())
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(l) }()
+	t.Cleanup(func() { _ = hs.Close() })
+	return "http://" + l.Addr().String() + "/mcp"
+}
+
+func typeText(s string) []tea.Msg {
+	return []tea.Msg{tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}}
+}
+
+// openCheck goes from Home to Check a server.
+func openCheck(t *testing.T) tea.Model {
+	t.Helper()
+	fresh := func() tea.Model { return ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID)}) }
+	n := uitest.HomeKeyIndex(t, fresh(), "Check a server")
+	m, _ := uitest.Drive(fresh(), uitest.Size120)
+	for range n {
+		m, _ = uitest.Drive(m, uitest.Press("down"))
+	}
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	if h := uitest.LineWith(m.View(), "errorlab"); !strings.Contains(h, "› Check a server") {
+		t.Fatalf("Home → Check a server did not open it: %q\n%s", h, m.View())
+	}
+	return m
+}
+
+// TestProbeFromHome: type a URL, the probe runs, the responses show
+// beside their findings, and enter on a finding opens the Reference at
+// its section.
+func TestProbeFromHome(t *testing.T) {
+	m := openCheck(t)
+	// Enter with nothing typed says what to type.
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	if !strings.Contains(m.View(), "type the command of a stdio MCP server") {
+		t.Fatalf("an empty input is not explained:\n%s", m.View())
+	}
+	// tab changes the revision; q types a q (the input takes every key).
+	m, _ = uitest.Drive(m, uitest.Press("tab"))
+	if !strings.Contains(m.View(), "graded under spec 2026-07-28") {
+		t.Fatalf("tab did not change the revision:\n%s", m.View())
+	}
+	m, _ = uitest.Drive(m, uitest.Press("tab"), uitest.Press("tab"))
+	m, _ = uitest.Drive(m, typeText(mockURL(t, mockserver.StyleGeneric))...)
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	v := m.View()
+	for _, want := range []string{"✗ fail", "Responses ·", "Findings ·", "Response (server → client)", "tools/call", "not called: process_refund"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the results lack %q:\n%s", want, v)
+		}
+	}
+	// Down the list to a generic answer, then to its findings.
+	for i := 0; i < 20 && !strings.Contains(m.View(), "metadata.generic-message"); i++ {
+		m, _ = uitest.Drive(m, uitest.Press("down"))
+	}
+	if !strings.Contains(m.View(), "metadata.generic-message · §3") {
+		t.Fatalf("no generic-message finding while moving down the list:\n%s", m.View())
+	}
+	m, _ = uitest.Drive(m, uitest.Press("tab"))
+	var ref tea.Msg
+	_, cmd := m.Update(uitest.Press("enter"))
+	if cmd != nil {
+		ref = cmd()
+	}
+	if r, ok := ref.(common.OpenReferenceMsg); !ok || !strings.HasPrefix(r.Section, "§") {
+		t.Fatalf("enter on a finding sent %#v, not the Reference at a section", ref)
+	}
+	m, _ = uitest.Drive(m, ref)
+	if h := uitest.LineWith(m.View(), "errorlab"); !strings.Contains(h, "› Reference") {
+		t.Fatalf("the Reference did not open: %q", h)
+	}
+}
+
+// TestProbeFailureIsExplained: a server that is not there leaves the
+// learner on the input with the reason.
+func TestProbeFailureIsExplained(t *testing.T) {
+	m := openCheck(t)
+	m, _ = uitest.Drive(m, typeText("no-such-program-errorlab --stdio")...)
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	if v := m.View(); !strings.Contains(v, "not a program on PATH") || !strings.Contains(v, "› no-such-program-errorlab") {
+		t.Fatalf("the failure is not shown under the input:\n%s", v)
+	}
+}
+
+// TestLabC: c in the lab shows what check finds in the response on screen.
+func TestLabC(t *testing.T) {
+	m, _ := uitest.Drive(ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), ScenarioID: uitest.TimeoutID}), uitest.Size120)
+	m, _ = uitest.Drive(m, uitest.Press("c"))
+	if !strings.Contains(m.View(), "make the call first") {
+		t.Fatalf("c before a call does not say what to do:\n%s", m.View())
+	}
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	m, _ = uitest.Drive(m, uitest.Press("c"))
+	v := m.View()
+	if !strings.Contains(uitest.LineWith(v, "errorlab"), "› Check") || !strings.Contains(v, "Findings ·") {
+		t.Fatalf("c did not open the findings:\n%s", v)
+	}
+	if !strings.Contains(v, "✓ no finding") {
+		t.Fatalf("the good style's response has findings:\n%s", v)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("esc"))
+	if !strings.Contains(uitest.LineWith(m.View(), "errorlab"), uitest.TimeoutID) {
+		t.Fatalf("esc did not return to the scenario")
+	}
+}
+
+// TestCheckSizes: every state of the screen fits any terminal, and below
+// the minimum the too-small message shows.
+func TestCheckSizes(t *testing.T) {
+	input := openCheck(t)
+	results := openCheck(t)
+	results, _ = uitest.Drive(results, typeText(mockURL(t, mockserver.StyleRawException))...)
+	results, _ = uitest.Drive(results, uitest.Press("enter"))
+	uitest.Sweep(t, map[string]tea.Model{"input": input, "results": results})
+}
