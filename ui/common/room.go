@@ -3,6 +3,9 @@ package common
 import (
 	"fmt"
 	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/errorlab/errorlab/sim/rules"
 )
@@ -105,3 +108,46 @@ func StepKey(w string, step int) string { return fmt.Sprintf("walkthrough:%s/%d"
 // ActionIndex is the position of a recovery action in rules.Actions
 // (LESSON-RULES §8 order, the digit minus one), or -1.
 func ActionIndex(a rules.Action) int { return slices.Index(rules.Actions, a) }
+
+// ToggleChoice adds option i to a multi-choice answer, or takes it out.
+func ToggleChoice(choice []int, i int) []int {
+	if j := slices.Index(choice, i); j >= 0 {
+		return slices.Delete(slices.Clone(choice), j, j+1)
+	}
+	return append(slices.Clone(choice), i)
+}
+
+// ChoiceLetters names an answer by its options' letters: "B", "A, C".
+func ChoiceLetters(choice []int) string {
+	s := make([]string, 0, len(choice))
+	for _, i := range choice {
+		s = append(s, string(rune('A'+i)))
+	}
+	return strings.Join(s, ", ")
+}
+
+// OptionRange is the letters of n options: "A–D" (n = 4), "A" (n = 1).
+func OptionRange(n int) string {
+	if n <= 1 {
+		return "A"
+	}
+	return "A–" + string(rune('A'+n-1))
+}
+
+// OptionKey reads an option's key from k, among n options: a letter
+// (either case) or a digit from 1; ok is false for any other key.
+func OptionKey(k tea.KeyMsg, n int) (int, bool) {
+	if k.Type != tea.KeyRunes || len(k.Runes) != 1 || k.Alt {
+		return 0, false
+	}
+	r := k.Runes[0]
+	switch {
+	case r >= 'a' && r < 'a'+rune(n):
+		return int(r - 'a'), true
+	case r >= 'A' && r < 'A'+rune(n):
+		return int(r - 'A'), true
+	case r >= '1' && r < '1'+rune(n) && n <= 9:
+		return int(r - '1'), true
+	}
+	return 0, false
+}
