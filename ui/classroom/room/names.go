@@ -19,18 +19,18 @@ const MaxNameBytes = 64
 // (mapped false). Anything else (control characters, escape sequences,
 // '/', "..", spaces, other scripts, invalid UTF-8, over 64 bytes, empty)
 // is mapped: the usable characters kept (other runs become one '-', at
-// most 40 bytes), then '+' and six hex digits of the name's SHA-256
+// most 20 bytes), then '+' and six hex digits of the name's SHA-256
 // ("../../x" → "x+2ec5ad"). Two different names never share a folder,
 // and since a kept name holds no '+', a mapped name is never one a
 // student could type to take another's place. The result is always a
-// single path element, never "." or "..", at most 47 bytes.
+// single path element, never "." or "..", at most 27 bytes.
 func SafeName(raw string) (name string, mapped bool) {
 	if validName(raw) {
 		return raw, false
 	}
 	var b strings.Builder
 	dash := false
-	for i := 0; i < len(raw) && b.Len() < 40; i++ {
+	for i := 0; i < len(raw) && b.Len() < 20; i++ {
 		c := raw[i]
 		if nameByte(c) && c != '.' {
 			b.WriteByte(c)

@@ -24,7 +24,7 @@ func TestSafeName(t *testing.T) {
 		if !mapped {
 			t.Errorf("SafeName(%q) kept it", Quote(n, 40))
 		}
-		if !validName(strings.Replace(got, "+", "-", 1)) || strings.Count(got, "+") != 1 || len(got) > 47 {
+		if !validName(strings.Replace(got, "+", "-", 1)) || strings.Count(got, "+") != 1 || len(got) > 27 {
 			t.Errorf("SafeName(%s) = %q: not a safe name", Quote(n, 40), got)
 		}
 		if !filepath.IsLocal(got) || filepath.Base(got) != got {

@@ -693,7 +693,7 @@ func (d *Dashboard) rebuildPeople() {
 		}
 		nameW := 4
 		for _, m := range s.Members {
-			nameW = max(nameW, min(ansi.StringWidth(m.Name), 24))
+			nameW = max(nameW, min(ansi.StringWidth(m.Name), 28))
 		}
 		ansW := 0
 		if a != nil {
