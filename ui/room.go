@@ -73,6 +73,7 @@ func (a *App) onRoom(it common.RoomItem) tea.Cmd {
 	default:
 		return nil
 	}
+	a.c.ClearStatus() // what the status said was about the screen left behind
 	if _, ok := a.top().(common.RoomFollower); ok {
 		a.dropTop() // one room screen at a time
 	}

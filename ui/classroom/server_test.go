@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 	gossh "golang.org/x/crypto/ssh"
 
+	wt "github.com/errorlab/errorlab/scenarios/walkthrough"
 	"github.com/errorlab/errorlab/ui/classroom"
 	"github.com/errorlab/errorlab/ui/classroom/room"
 	"github.com/errorlab/errorlab/ui/common"
@@ -99,6 +100,66 @@ func TestThirtyStudents(t *testing.T) {
 	teacher := f.connect(t, "teacher", withKey(f.teacher))
 	teacher.must("30 students connected")
 	teacher.must("30 of 30 connected answered")
+
+	// All at once, every student makes a live call in the lab and
+	// chooses an action, then follows a walkthrough's live call: the
+	// sessions share the catalogue, the bank and the walkthroughs.
+	opts, _ := content()
+	sc, _ := opts.Catalog.Get("refund-past-return-window")
+	lab := room.AskScenario(sc)
+	must(t, f.srv.Hub().Send(lab))
+	w, _ := opts.Walkthroughs.Get("empty-is-not-an-error")
+	live := slices.IndexFunc(w.Steps, func(st *wt.Step) bool { return st.Kind == wt.KindLiveCall })
+	step, err := room.AskStep(w, live, opts.Catalog, opts.Bank)
+	must(t, err)
+	errs = make(chan error, 2*n)
+	var moved sync.WaitGroup
+	moved.Add(n)
+	for i, tm := range terms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok := func(err error) bool {
+				if err != nil {
+					errs <- fmt.Errorf("student %d: %v", i, err)
+				}
+				return err == nil
+			}
+			done := false
+			defer func() {
+				if !done {
+					moved.Done()
+				}
+			}()
+			if !ok(tm.waitFor("Headphones returned", 0, 20*time.Second)) {
+				return
+			}
+			mark := tm.size()
+			tm.press("\r")
+			if !ok(tm.waitFor("attempt 1", mark, 20*time.Second)) {
+				return
+			}
+			mark = tm.size()
+			tm.press(fmt.Sprint(i%9 + 1))
+			if !ok(tm.waitFor("Verdict", mark, 20*time.Second)) {
+				return
+			}
+			mark = tm.size()
+			done = true
+			moved.Done()
+			ok(tm.waitFor(fmt.Sprintf("%d/%d · live call", live+1, len(w.Steps)), mark, 30*time.Second))
+		}()
+	}
+	moved.Wait()
+	must(t, f.srv.Hub().Send(step))
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if counts, answered := f.srv.Hub().Tally(lab.Item.Key); answered != n || counts[0] != 4 || counts[8] != 3 {
+		t.Errorf("the scenario's tally %v from %d, want every student once (4 chose 1, 3 chose 9)", counts, answered)
+	}
 	for i, tm := range terms {
 		tm.close()
 		if err := tm.ended(5 * time.Second); err != nil {
