@@ -157,6 +157,22 @@ func (s *session) state() (reason, detail string, ran bool) {
 
 type ctxKey struct{}
 
+// ConfigError is a problem with the Config as given (an address, a key
+// file, a number): the person starting the class can fix it.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+func configErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ConfigError{err}
+}
+
 // New prepares a class: it checks the addresses and keys, loads or
 // creates the host key, opens the room and starts listening. Warnings
 // (listening beyond loopback) are in Warnings. The error says what is
@@ -169,7 +185,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.MaxSessions = DefaultMaxSessions
 	}
 	if cfg.MaxSessions < 0 {
-		return nil, fmt.Errorf("--max-sessions must be at least 1, not %d", cfg.MaxSessions)
+		return nil, configErr(fmt.Errorf("--max-sessions must be at least 1, not %d", cfg.MaxSessions))
 	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
@@ -184,11 +200,11 @@ func New(cfg Config) (*Server, error) {
 	charmlog.SetOutput(logWriter{s})
 	loopback, err := isLoopback(cfg.Listen)
 	if err != nil {
-		return nil, err
+		return nil, configErr(err)
 	}
 	if !loopback {
 		if !cfg.AllowRemote {
-			return nil, fmt.Errorf("--listen %s is not a loopback address: anyone who can reach it could log in. Add --allow-remote to mean it (and --student-keys or --password to say who)", cfg.Listen)
+			return nil, configErr(fmt.Errorf("--listen %s is not a loopback address: anyone who can reach it could log in. Add --allow-remote to mean it (and --student-keys or --password to say who)", cfg.Listen))
 		}
 		w := fmt.Sprintf("listening on %s, beyond this machine: anyone who can reach the port can try to log in", cfg.Listen)
 		if cfg.StudentKeys == "" && cfg.Password == "" {
@@ -198,12 +214,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.TeacherKeys != "" {
 		if s.teachers, err = loadKeys(cfg.TeacherKeys, "--teacher-keys"); err != nil {
-			return nil, err
+			return nil, configErr(err)
 		}
 	}
 	if cfg.StudentKeys != "" {
 		if s.students, err = loadKeys(cfg.StudentKeys, "--student-keys"); err != nil {
-			return nil, err
+			return nil, configErr(err)
 		}
 	}
 	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
@@ -214,7 +230,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	signer, created, err := hostKey(s.cfg.HostKey)
 	if err != nil {
-		return nil, err
+		return nil, configErr(err)
 	}
 	s.hostPub, s.created = signer.PublicKey(), created
 

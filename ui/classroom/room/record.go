@@ -253,11 +253,13 @@ func yesNo(ok bool) string {
 // Export writes the session as Markdown and JSON into dir (created 0700
 // when missing): class-ID.md and class-ID.json, replacing earlier
 // exports of the same session. It returns the two paths.
-func (h *Hub) Export(dir string) (md, js string, err error) {
+func (h *Hub) Export(dir string) (md, js string, err error) { return h.Record().Export(dir) }
+
+// Export writes the record as Markdown and JSON into dir, as Hub.Export.
+func (r Record) Export(dir string) (md, js string, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", "", fmt.Errorf("the export folder %s: %w", dir, err)
 	}
-	r := h.Record()
 	var mb, jb bytes.Buffer
 	if err := r.WriteMarkdown(&mb); err != nil {
 		return "", "", err
