@@ -226,6 +226,7 @@ func (a *App) Init() tea.Cmd {
 		return s.Activate() // the teacher's dashboard: hear the room
 	}
 	if a.c.Room != nil {
+		a.reportWhere()
 		// A student joining (or coming back) goes where the room is.
 		if it, ok := a.c.Room.Current(); ok {
 			return common.Send(common.RoomMsg{Item: it})

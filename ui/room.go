@@ -23,6 +23,9 @@ func (a *App) onRoom(it common.RoomItem) tea.Cmd {
 	}
 	prev := a.roomItem
 	a.roomItem = it
+	// The first move comes as the student joins: a warning then (their
+	// user name was mapped, say) stays in the status line.
+	keep := prev.Seq == 0 && a.c.Status().Kind == common.StatusWarn
 	revealOnly := prev.Same(it) && it.Revealed && !prev.Revealed
 	if f, ok := a.top().(common.RoomFollower); ok && f.Follows(it) {
 		return a.route(common.RoomMsg{Item: it})
@@ -57,7 +60,9 @@ func (a *App) onRoom(it common.RoomItem) tea.Cmd {
 			return nil
 		}
 		s = scenario.New(a.c, sc)
-		defer a.c.SetStatus(common.StatusInfo, "the teacher opened this scenario for the room: make the call (enter), then choose an action (1–9); your choice goes to the room")
+		if !keep {
+			defer a.c.SetStatus(common.StatusInfo, "the teacher opened this scenario for the room: make the call (enter), then choose an action (1–9); your choice goes to the room")
+		}
 	case common.RoomStep:
 		set, err := a.c.WalkthroughSet()
 		if err != nil {
@@ -73,7 +78,9 @@ func (a *App) onRoom(it common.RoomItem) tea.Cmd {
 	default:
 		return nil
 	}
-	a.c.ClearStatus() // what the status said was about the screen left behind
+	if !keep {
+		a.c.ClearStatus() // what the status said was about the screen left behind
+	}
 	if _, ok := a.top().(common.RoomFollower); ok {
 		a.dropTop() // one room screen at a time
 	}

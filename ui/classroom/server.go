@@ -481,6 +481,9 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			return
 		}
 		ss.member = m
+		if mapped {
+			s.hub.Log("joined", name, "%s logged in as %s, a user name that cannot be used as it is", name, room.Quote(raw, 24))
+		}
 		s.logf("%s joined as %s from %s", name, role, sess.RemoteAddr())
 		sess.Context().SetValue(ctxKey{}, ss)
 

@@ -114,10 +114,11 @@ func TestStudentAnswersARoomQuestion(t *testing.T) {
 		t.Fatalf("the screen does not show the answer and that it can change:\n%s", view)
 	}
 	uitest.Must(t, c.hub.Reveal())
-	app, _ = uitest.Drive(app, c.moved(t))
+	// On a small screen too, the reveal scrolls the answer into view.
+	app, _ = uitest.Drive(app, tea.WindowSizeMsg{Width: 80, Height: 24}, c.moved(t))
 	view = app.View()
 	right := common.ChoiceLetters(q.Correct())
-	if !strings.Contains(view, "The answer: "+right) || !strings.Contains(view, "▶ "+right) {
+	if !strings.Contains(view, "The answer: "+right) || !strings.Contains(view, "▶ "+right) || !strings.Contains(view, "the answer:") {
 		t.Fatalf("the reveal is not on screen:\n%s", view)
 	}
 	app, _ = uitest.Drive(app, uitest.Press("a"))
@@ -131,6 +132,30 @@ func TestStudentAnswersARoomQuestion(t *testing.T) {
 	app, _ = uitest.Drive(app, uitest.Press("esc"))
 	if _, ok := top(app).(*classpage.Question); ok {
 		t.Fatal("esc did not leave the question")
+	}
+}
+
+// A warning the student gets as they join (their user name was mapped)
+// stays in the status line when the room takes them to its item.
+func TestJoinNoticeSurvivesTheRoom(t *testing.T) {
+	c := newClass(t)
+	sc, ok := c.cat.Get("refund-past-return-window")
+	if !ok {
+		t.Skip("no scenario")
+	}
+	uitest.Must(t, c.hub.Send(room.AskScenario(sc)))
+	m, err := c.hub.Join("x+123456", room.Student, "test")
+	uitest.Must(t, err)
+	app := ui.New(ui.Options{Catalog: c.cat, Bank: c.bank, Walkthroughs: c.set, Room: m.Room(), Notice: "your user name \"../../x\" cannot be used as it is: in this class you are x+123456"})
+	app, _ = uitest.Start(app, tea.WindowSizeMsg{Width: 100, Height: 30})
+	if top(app).Crumb() != sc.ID {
+		t.Fatalf("the joiner is on %q", top(app).Crumb())
+	}
+	if st := app.(*ui.App).Status(); st.Kind != common.StatusWarn || !strings.Contains(st.Text, "cannot be used as it is") {
+		t.Errorf("status = %+v, want the name's warning", st)
+	}
+	if got := c.hub.Snapshot().Members[0].Where; got != "Lab › "+sc.ID && !strings.HasSuffix(got, sc.ID) {
+		t.Errorf("the teacher sees the student at %q", got)
 	}
 }
 
@@ -281,8 +306,8 @@ func TestDashboardTallyRevealExport(t *testing.T) {
 		t.Errorf("status after r: %q", st.Text)
 	}
 	view = dash.View()
-	if !strings.Contains(view, "✓ revealed") {
-		t.Errorf("no reveal on the dashboard:\n%s", view)
+	if !strings.Contains(view, "✓ revealed") || !strings.Contains(uitest.LineWith(view, "ann "), "B ✗") || !strings.Contains(uitest.LineWith(view, "cy "), "—") {
+		t.Errorf("no reveal on the dashboard, or no ✗ on ann's answer:\n%s", view)
 	}
 	dash, _ = uitest.Drive(dash, uitest.Press("e"))
 	md := filepath.Join(c.dir, "exports", "class-"+c.hub.ID()+".md")

@@ -611,10 +611,14 @@ func (d *Dashboard) rebuildNow() {
 	if s.Item == nil {
 		d.now.SetBuild("Now · the room is free", "", func(w int) string {
 			out := common.WrapLines(st.Plain, "Students roam the app on their own. Send the whole room somewhere:", w)
-			out = append(out, "",
-				st.ChipKey.Render(" a ")+" ask a question of the bank",
-				st.ChipKey.Render(" l ")+" open a lab scenario on every screen (the action each chooses is their answer)",
-				st.ChipKey.Render(" t ")+" teach a walkthrough in class mode (every screen follows your steps)")
+			for _, k := range [][2]string{
+				{" a ", "ask a question of the bank"},
+				{" l ", "open a lab scenario on every screen: the action each student chooses is their answer"},
+				{" t ", "teach a walkthrough in class mode: every screen follows your steps"},
+			} {
+				out = append(out, "")
+				out = append(out, common.HangLead(st.ChipKey, k[0], " "+k[1], w, st.Plain, 4)...)
+			}
 			return strings.Join(out, "\n")
 		})
 		return
@@ -707,6 +711,7 @@ func (d *Dashboard) rebuildPeople() {
 			head += " " + common.PadRight("answer", ansW)
 		}
 		head += " " + common.PadLeft("idle", idleW)
+		changed := false
 		out = append(out, st.Muted.Render(ansi.Truncate(head, w, "")))
 		for _, m := range s.Members {
 			name := ansi.Truncate(m.Name, nameW, "…")
@@ -725,15 +730,17 @@ func (d *Dashboard) rebuildPeople() {
 					cell = strings.Join(labelsOf(a.Labels, m.Answer), ",")
 					if m.Changes > 0 {
 						cell += "*"
+						changed = true
 					}
 				}
 				cs := st.Muted
 				if cell != "—" && cell != "" {
 					cs = st.Accent
 					if a.Revealed {
-						cs = st.Bad
+						// The mark reads without colour.
+						cs, cell = st.Bad, cell+" ✗"
 						if slices.Equal(m.Answer, sortedCopy(a.Correct)) {
-							cs = st.OK
+							cs, cell = st.OK, strings.TrimSuffix(cell, " ✗")+" ✓"
 						}
 					}
 				}
@@ -742,7 +749,7 @@ func (d *Dashboard) rebuildPeople() {
 			line += " " + st.Muted.Render(common.PadLeft(idle(now.Sub(m.LastInput)), idleW))
 			out = append(out, line)
 		}
-		if a != nil {
+		if changed {
 			out = append(out, "", st.Muted.Render("* changed their answer (the last one counts)"))
 		}
 		return strings.Join(out, "\n")

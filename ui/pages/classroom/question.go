@@ -45,6 +45,9 @@ type Question struct {
 	q    *quiz.Question
 	pane *pane.Model
 	w, h int
+	// answerRows are the pane's rows of the first right option and the
+	// end of its explanation, once revealed (-1: not laid out).
+	answerRows [2]int
 }
 
 // NewQuestion returns the screen for room item it, question q.
@@ -74,6 +77,9 @@ func (m *Question) Item() common.RoomItem { return m.item }
 func (m *Question) SetSize(w, h int) {
 	m.w, m.h = max(w, 0), max(h, 0)
 	m.pane.SetSize(m.w, max(m.h-2, 0))
+	if m.item.Revealed && m.pane.Viewport().YOffset == 0 {
+		m.showAnswer()
+	}
 }
 
 // Activate implements common.Activator: back on top, the answer as the
@@ -110,10 +116,12 @@ func (m *Question) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RoomMsg:
 		if m.Follows(msg.Item) && msg.Item.Seq >= m.item.Seq {
+			revealed := msg.Item.Revealed && !m.item.Revealed
 			m.item = msg.Item
 			m.build()
-			if m.item.Revealed {
+			if revealed {
 				m.c.SetStatus(common.StatusInfo, "the teacher revealed the answer")
+				m.showAnswer()
 			}
 		}
 	case tea.KeyMsg:
@@ -177,6 +185,7 @@ func (m *Question) build() {
 	if revealed {
 		title = "✓ The answer: " + common.ChoiceLetters(q.Correct())
 	}
+	m.answerRows = [2]int{-1, -1}
 	m.pane.SetBuild(title, "", func(w int) string {
 		w = max(w-1, 1)
 		out := common.WrapLines(st.Title, common.OneLineText(q.Stem), w)
@@ -194,6 +203,7 @@ func (m *Question) build() {
 			if revealed && right[i] {
 				lead, leadSt = fmt.Sprintf("▶ %c ", 'A'+i), st.OK.Bold(true)
 			}
+			from := len(out)
 			out = append(out, common.HangLead(leadSt, lead, text, w, st.Plain, 5)...)
 			if revealed {
 				words := common.WrongWords
@@ -203,6 +213,9 @@ func (m *Question) build() {
 				expl := common.StripVerdict(common.OneLineText(o.Explanation), words...)
 				if right[i] {
 					out = append(out, common.HangLead(st.OK, "     the answer:", expl, w, st.Muted, 5)...)
+					if m.answerRows[0] < 0 {
+						m.answerRows = [2]int{from, len(out)}
+					}
 				} else {
 					out = append(out, common.HangLead(st.Muted, "    ", expl, w, st.Muted, 5)...)
 				}
@@ -210,6 +223,16 @@ func (m *Question) build() {
 		}
 		return strings.Join(out, "\n")
 	})
+}
+
+// showAnswer scrolls the pane so the (first) right option and its
+// explanation are in view, from the top when everything fits.
+func (m *Question) showAnswer() {
+	vp := m.pane.Viewport()
+	vp.GotoTop()
+	if r := m.answerRows; r[0] >= 0 && r[1] > vp.Height {
+		vp.SetYOffset(min(r[1]-vp.Height, max(r[0]-1, 0)))
+	}
 }
 
 // View implements tea.Model: a line saying where the answer stands, the
@@ -233,7 +256,7 @@ func (m *Question) View() string {
 	default:
 		head = st.Accent.Render(fmt.Sprintf("? Answer with a letter, %s", common.OptionRange(len(m.q.Options))))
 	}
-	foot := st.Muted.Render("A new letter replaces your answer (the room counts your last one) until the teacher reveals it.")
+	foot := st.Muted.Render("Another letter replaces your answer until the teacher reveals it.")
 	if m.item.Revealed {
 		foot = st.Muted.Render("Revealed by the teacher: every option is explained above.")
 	}

@@ -47,6 +47,9 @@ func (m *Model) onRoom(it common.RoomItem) tea.Cmd {
 		return nil
 	}
 	m.room = it
+	if m.c.Status().Kind != common.StatusWarn {
+		m.c.ClearStatus() // "your answer is in" is old news once the teacher moves
+	}
 	i := min(max(it.Step, 0), len(m.views)-1)
 	part := -1
 	if m.views[i].st.Kind == wt.KindQuestion {
