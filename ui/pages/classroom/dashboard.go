@@ -234,7 +234,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case room.ChangedMsg:
 		d.snap = d.hub.Snapshot()
-		d.rebuild()
+		d.layout()
 		if d.watch == nil {
 			return d, nil
 		}
@@ -307,7 +307,7 @@ func (d *Dashboard) key(k tea.KeyMsg) tea.Cmd {
 // refresh reads the room again and redraws.
 func (d *Dashboard) refresh() {
 	d.snap = d.hub.Snapshot()
-	d.rebuild()
+	d.layout()
 }
 
 func (d *Dashboard) boxes() [3]*pane.Model { return [3]*pane.Model{d.now, d.people, d.log} }
@@ -527,13 +527,30 @@ func (d *Dashboard) openSteps() {
 	for i, st := range w.Steps {
 		items = append(items, pick{
 			title:  fmt.Sprintf("%d. %s", i+1, common.OneLineText(st.Heading(d.c.Catalog))),
-			desc:   string(st.Kind) + " · " + common.OneLineText(st.Text),
+			desc:   string(st.Kind) + " · " + d.stepText(st),
 			filter: fmt.Sprint(i+1) + " " + st.Heading(d.c.Catalog),
 			send:   func() error { return d.sendStep(w, i) },
 		})
 	}
 	d.openPicker("step", "Send the room to a step of "+common.OneLineText(w.Title)+" · enter sends", items)
 	d.picker.list.Select(d.snap.Item.Step)
+}
+
+// stepText is a step's words for the step picker: its text, or for a
+// question the question's stem.
+func (d *Dashboard) stepText(st *wt.Step) string {
+	if st.Kind == wt.KindQuestion {
+		if st.Inline != nil {
+			return common.OneLineText(st.Inline.Stem)
+		}
+		if b := d.bank(); b != nil {
+			if q, ok := b.Get(st.Question); ok {
+				return common.OneLineText(q.Stem)
+			}
+		}
+		return st.Question
+	}
+	return common.OneLineText(st.Text)
 }
 
 // Layout and drawing.
@@ -557,9 +574,11 @@ func (d *Dashboard) layout() {
 		d.now.SetSize(lw, top)
 		d.people.SetSize(w-lw, top)
 	} else {
-		nh := top * 3 / 5
-		d.now.SetSize(w, nh)
-		d.people.SetSize(w, top-nh)
+		// Stacked: the students' box takes the rows its list needs, up
+		// to two fifths; the room's item (the tally) the rest.
+		ph := max(min(len(d.snap.Members)+4, top*2/5), min(4, top))
+		d.now.SetSize(w, top-ph)
+		d.people.SetSize(w, ph)
 	}
 	d.log.SetSize(w, lh)
 	if d.picker != nil {
@@ -649,28 +668,32 @@ func (d *Dashboard) rebuildNow() {
 	connected := s.Students
 	d.now.SetBuild(title, "", func(w int) string {
 		out := common.WrapLines(st.Title, common.Sanitize(head.Title), w)
-		if head.Stem != "" {
-			out = append(out, "")
-			out = append(out, common.WrapLines(st.Plain, common.Sanitize(head.Stem), w)...)
+		stem := func() {
+			if head.Stem != "" {
+				out = append(out, "")
+				out = append(out, common.WrapLines(st.Plain, common.Sanitize(head.Stem), w)...)
+			}
 		}
 		if a == nil {
+			stem()
 			out = append(out, "", st.Muted.Render("This step asks nothing: every screen shows it whole."))
 			if it.Kind == common.RoomStep {
 				out = append(out, st.Muted.Render("→ next step · ← previous · s picks a step"))
 			}
 			return strings.Join(out, "\n")
 		}
-		out = append(out, "")
-		d.bars.SetSize(w, 0)
-		out = append(out, d.bars.Lines()...)
-		out = append(out, "")
+		// The tally first, so it shows on a small screen; the question
+		// after it.
 		state := st.Accent.Render("? answers open · r reveals the answer on every screen")
 		if a.Revealed {
 			state = st.OK.Render("✓ revealed: the answer is on every screen · " + strings.Join(labelsOf(a.Labels, a.Correct), ", "))
 		}
 		out = append(out, common.WrapLines(st.Bold, fmt.Sprintf("%d of %d connected answered", a.Answered, connected), w)...)
 		out = append(out, state)
+		d.bars.SetSize(w, 0)
+		out = append(out, d.bars.Lines()...)
 		out = append(out, common.WrapLines(st.Muted, "Each student counts once: a changed answer replaces their earlier one.", w)...)
+		stem()
 		return strings.Join(out, "\n")
 	})
 }
