@@ -166,7 +166,7 @@ func TestJoinerGoesWhereTheRoomIs(t *testing.T) {
 	q := c.question(t, "empty-which-mistake-is-worse")
 	uitest.Must(t, c.hub.Send(room.AskQuestion(q)))
 	app, m := c.student(t, "bo")
-	app, _ = uitest.Drive(app, uitest.Press("d"))
+	uitest.Drive(app, uitest.Press("d"))
 	m.Leave("left", "")
 	app, _ = c.student(t, "bo")
 	if _, ok := top(app).(*classpage.Question); !ok {
@@ -309,7 +309,7 @@ func TestDashboardTallyRevealExport(t *testing.T) {
 	if !strings.Contains(view, "✓ revealed") || !strings.Contains(uitest.LineWith(view, "ann "), "B ✗") || !strings.Contains(uitest.LineWith(view, "cy "), "—") {
 		t.Errorf("no reveal on the dashboard, or no ✗ on ann's answer:\n%s", view)
 	}
-	dash, _ = uitest.Drive(dash, uitest.Press("e"))
+	uitest.Drive(dash, uitest.Press("e"))
 	md := filepath.Join(c.dir, "exports", "class-"+c.hub.ID()+".md")
 	data, err := os.ReadFile(md)
 	uitest.Must(t, err)
