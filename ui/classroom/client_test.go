@@ -121,6 +121,12 @@ func withKey(s gossh.Signer) []gossh.AuthMethod {
 // the login's.
 func (f *fixture) dial(tb testing.TB, user string, auth []gossh.AuthMethod) (*term, error) {
 	tb.Helper()
+	return f.dialEnv(tb, user, auth, nil)
+}
+
+// dialEnv is dial sending environment variables first (ssh -o SetEnv).
+func (f *fixture) dialEnv(tb testing.TB, user string, auth []gossh.AuthMethod, env map[string]string) (*term, error) {
+	tb.Helper()
 	hostPub, _, _ := f.srv.HostKey()
 	c, err := gossh.Dial("tcp", f.addr, &gossh.ClientConfig{User: user, Auth: auth, HostKeyCallback: gossh.FixedHostKey(hostPub), Timeout: 10 * time.Second})
 	if err != nil {
@@ -130,6 +136,12 @@ func (f *fixture) dial(tb testing.TB, user string, auth []gossh.AuthMethod) (*te
 	if err != nil {
 		c.Close()
 		return nil, err
+	}
+	for k, v := range env {
+		if err := sess.Setenv(k, v); err != nil {
+			c.Close()
+			return nil, err
+		}
 	}
 	if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
 		c.Close()

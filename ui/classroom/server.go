@@ -50,6 +50,7 @@ import (
 	"github.com/errorlab/errorlab/ui/classroom/room"
 	"github.com/errorlab/errorlab/ui/common"
 	classpage "github.com/errorlab/errorlab/ui/pages/classroom"
+	"github.com/errorlab/errorlab/ui/styles"
 )
 
 // Defaults of Config.
@@ -315,6 +316,9 @@ func (s *Server) Teachers() bool { return len(s.teachers) > 0 }
 // Serve answers connections until Close; its error is the listener's
 // (nil after Close).
 func (s *Server) Serve() error {
+	if s.isClosing() {
+		return nil
+	}
 	err := s.srv.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) || s.isClosing() {
 		return nil
@@ -352,12 +356,12 @@ func (s *Server) Close(grace time.Duration) error {
 	case <-done:
 	case <-time.After(grace):
 	}
-	err := s.srv.Close()
+	// The listener is closed here too: the ssh server only knows of it
+	// once Serve has started, and Close may come first.
+	_ = s.ln.Close()
+	_ = s.srv.Close() // closes every connection; its error would be the listener's, closed above
 	s.hub.Log("left", "", "the class ended")
-	if herr := s.hub.Close(); err == nil || errors.Is(err, ssh.ErrServerClosed) {
-		err = herr
-	}
-	return err
+	return s.hub.Close()
 }
 
 // Printf implements wish's recover.Logger: a panic that reached wish's
@@ -607,6 +611,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	}
 	opts := s.cfg.App
 	opts.Renderer = bm.MakeRenderer(sess)
+	if t, ok := sessionTheme(sess); ok {
+		opts.Theme = t
+	}
 	opts.Clipboard = sess
 	opts.ScenarioID, opts.Quiz, opts.WalkthroughID = "", nil, ""
 	if ss.teacher {
@@ -659,6 +666,23 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		ss.member.Attach(p.Send)
 	}
 	return p
+}
+
+// ThemeEnv is the variable a student's ssh client may send (`ssh -o
+// SetEnv=ERRORLAB_THEME=light`) to pick their own theme, as
+// ERRORLAB_THEME does on the command line.
+const ThemeEnv = "ERRORLAB_THEME"
+
+// sessionTheme is the theme the session's client asked for, if it is
+// one errorlab has (an unknown name is ignored: the class's theme stays).
+func sessionTheme(sess ssh.Session) (styles.Theme, bool) {
+	for _, kv := range sess.Environ() {
+		if v, ok := strings.CutPrefix(kv, ThemeEnv+"="); ok {
+			t, err := styles.ParseTheme(v)
+			return t, err == nil
+		}
+	}
+	return "", false
 }
 
 // guard wraps a session's app: a panic in Init, Update or View, or in a

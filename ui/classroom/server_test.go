@@ -530,3 +530,44 @@ func TestHostKeyAndListen(t *testing.T) {
 		t.Errorf("a broken key file: %v", err)
 	}
 }
+
+// Each session draws with a renderer of its own: a student whose client
+// asks for the mono theme gets no colour, another student's screen keeps
+// its colours.
+func TestThemePerSession(t *testing.T) {
+	f := start(t, nil)
+	mono, err := f.dialEnv(t, "mono", anyone(), map[string]string{classroom.ThemeEnv: "mono"})
+	must(t, err)
+	plain := f.connect(t, "colour", anyone())
+	mono.must(home)
+	plain.must(home)
+	if strings.Contains(mono.raw(), "\x1b[38;") {
+		t.Error("the mono session got colours")
+	}
+	if !strings.Contains(plain.raw(), "\x1b[38;") {
+		t.Error("the other session got no colours")
+	}
+}
+
+// In a class every session runs in one process: a student's walkthrough
+// views link to no other session (one student's presenter view never
+// drives another's screen).
+func TestWalkthroughsDoNotLinkSessions(t *testing.T) {
+	f := start(t, nil)
+	room1 := f.connect(t, "audience", anyone())
+	pres := f.connect(t, "presenter", anyone())
+	room1.must(home)
+	pres.must(home)
+	room1.press(strings.Repeat("\x1b[B", 4) + "\r")
+	room1.must("enter present")
+	room1.press("\r")
+	room1.must("step 1 of")
+	pres.press(strings.Repeat("\x1b[B", 4) + "\r")
+	pres.must("enter present")
+	pres.press("p")
+	pres.must("works alone")
+	// A link, when there is one, comes within a moment of the view.
+	if err := pres.waitFor("linked to the audience", 0, 2*time.Second); err == nil {
+		t.Fatal("a student's presenter view linked to another student's screen")
+	}
+}
