@@ -713,7 +713,7 @@ func (g *guard) recovered(r any) {
 
 // oneLine is a panic's words on one line, 300 bytes at most.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = common.OneLineText(s)
 	if len(s) > 300 {
 		s = s[:300] + "…"
 	}

@@ -496,6 +496,13 @@ func (h *Hub) Tally(key string) (counts []int, answered int) {
 	return q.tally()
 }
 
+// right reports whether choice (sorted) is exactly the right options.
+func (q *ask) right(choice []int) bool {
+	c := slices.Clone(q.Correct)
+	slices.Sort(c)
+	return slices.Equal(choice, c)
+}
+
 func (q *ask) tally() ([]int, int) {
 	counts := make([]int, len(q.Options))
 	for _, a := range q.answers {
@@ -638,9 +645,10 @@ type MemberView struct {
 	// Where is the screen the student is on ("" before their app reports).
 	Where string
 	// Answer is the student's answer to the current question (nil: none);
-	// Changes how often they changed it.
+	// Changes how often they changed it; Right whether it is the answer.
 	Answer  []int
 	Changes int
+	Right   bool
 }
 
 // AskView is the current question with its tally.
@@ -692,7 +700,7 @@ func (h *Hub) Snapshot() Snapshot {
 		v := MemberView{ID: m.id, Name: m.name, Role: m.role, Remote: m.remote, Since: m.since, LastInput: m.lastInput, Where: m.where}
 		if q != nil && m.role == Student {
 			if a := q.answers[m.name]; a != nil {
-				v.Answer, v.Changes = slices.Clone(a.choice), a.changes
+				v.Answer, v.Changes, v.Right = slices.Clone(a.choice), a.changes, q.right(a.choice)
 			}
 		}
 		if m.role == Student {

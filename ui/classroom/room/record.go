@@ -101,7 +101,7 @@ func (h *Hub) Record() Record {
 			qr.Options = append(qr.Options, OptionRecord{Label: q.Labels[i], Text: o, Correct: slices.Contains(q.Correct, i), Count: counts[i]})
 		}
 		for name, a := range q.answers {
-			ar := AnswerRecord{Student: name, At: a.at, Changes: a.changes, Correct: slices.Equal(a.choice, sorted(q.Correct))}
+			ar := AnswerRecord{Student: name, At: a.at, Changes: a.changes, Correct: q.right(a.choice)}
 			for _, i := range a.choice {
 				ar.Choice = append(ar.Choice, q.Labels[i])
 			}
@@ -111,12 +111,6 @@ func (h *Hub) Record() Record {
 		r.Questions = append(r.Questions, qr)
 	}
 	return r
-}
-
-func sorted(xs []int) []int {
-	c := slices.Clone(xs)
-	slices.Sort(c)
-	return c
 }
 
 // WriteJSON writes the record as indented JSON.

@@ -3,6 +3,7 @@ package classroom
 import (
 	"fmt"
 	"net"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -411,14 +412,7 @@ func (d *Dashboard) export() {
 		d.c.SetStatus(common.StatusError, "the session was not exported: %v", err)
 		return
 	}
-	d.c.SetStatus(common.StatusOK, "wrote %s and %s (errorlab report --class prints it again)", md, filepathBase(js))
-}
-
-func filepathBase(p string) string {
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[i+1:]
-	}
-	return p
+	d.c.SetStatus(common.StatusOK, "wrote %s and %s (errorlab report --class prints it again)", md, filepath.Base(js))
 }
 
 // Pickers.
@@ -762,7 +756,7 @@ func (d *Dashboard) rebuildPeople() {
 					if a.Revealed {
 						// The mark reads without colour.
 						cs, cell = st.Bad, cell+" ✗"
-						if slices.Equal(m.Answer, sortedCopy(a.Correct)) {
+						if m.Right {
 							cs, cell = st.OK, strings.TrimSuffix(cell, " ✗")+" ✓"
 						}
 					}
@@ -777,12 +771,6 @@ func (d *Dashboard) rebuildPeople() {
 		}
 		return strings.Join(out, "\n")
 	})
-}
-
-func sortedCopy(xs []int) []int {
-	c := slices.Clone(xs)
-	slices.Sort(c)
-	return c
 }
 
 // idle is "12s", "4m", "1h".
