@@ -84,8 +84,8 @@ type Config struct {
 	// port is a student.
 	StudentKeys string
 	Password    string
-	// MaxSessions caps the sessions at once (DefaultMaxSessions when 0); a
-	// teacher is let in even when the room is full.
+	// MaxSessions caps the students' sessions at once (DefaultMaxSessions
+	// when 0); the teacher's do not count, and get in when the room is full.
 	MaxSessions int
 	// IdleTimeout closes a student's session after that long without a
 	// key or a click (DefaultIdleTimeout when 0; negative: never).
@@ -457,7 +457,7 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			role = room.Teacher
 		}
 		s.mu.Lock()
-		full := !ss.teacher && len(s.sessions) >= s.cfg.MaxSessions
+		full := !ss.teacher && s.studentsLocked() >= s.cfg.MaxSessions
 		closing := s.closing
 		if !full && !closing {
 			s.sessions[ss] = true
@@ -473,14 +473,15 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			refuse(sess, fmt.Sprintf("errorlab classroom: the room is full (%s at once). Try again in a minute, or ask the teacher.", common.Plural(s.cfg.MaxSessions, "session")))
 			return
 		}
-		defer func() {
+		defer s.wg.Done()
+		left := func() {
 			s.mu.Lock()
 			delete(s.sessions, ss)
 			s.mu.Unlock()
-			s.wg.Done()
-		}()
+		}
 		m, err := s.hub.Join(name, role, sess.RemoteAddr().String())
 		if err != nil {
+			left()
 			refuse(sess, "errorlab classroom: the class has ended.")
 			return
 		}
@@ -494,6 +495,7 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		stopIdle := s.watchIdle(ss)
 		next(sess)
 		stopIdle()
+		left() // its place is free before the room hears it left
 
 		reason, detail, ran := ss.state()
 		if !ran && reason == "" {
@@ -522,6 +524,18 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		}
 		s.logf("%s left (%s)", name, orWord(reason, "quit"))
 	}
+}
+
+// studentsLocked counts the students' sessions (the teacher's do not
+// count against MaxSessions). s.mu is held.
+func (s *Server) studentsLocked() int {
+	n := 0
+	for ss := range s.sessions {
+		if !ss.teacher {
+			n++
+		}
+	}
+	return n
 }
 
 // refuse says why a session is not let in, on the terminal, and ends it.

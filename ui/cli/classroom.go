@@ -62,7 +62,7 @@ func (a *app) classroomCmd() *cobra.Command {
 	f.StringVar(&cfg.StudentKeys, "student-keys", "", "authorized_keys file: only these keys get in as students")
 	f.StringVar(&cfg.Password, "password", "", "students must give this password (other users of this machine can see it in the process list)")
 	f.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow --listen on an address other machines can reach")
-	f.IntVar(&cfg.MaxSessions, "max-sessions", classroom.DefaultMaxSessions, "sessions at once (the teacher always gets in)")
+	f.IntVar(&cfg.MaxSessions, "max-sessions", classroom.DefaultMaxSessions, "students' sessions at once (the teacher's do not count)")
 	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", classroom.DefaultIdleTimeout, "close a student's session after this long without a key (0 never)")
 	f.BoolVar(&console, "teacher-console", false, "show the teacher's dashboard in this terminal (quitting it ends the class)")
 	return cmd
