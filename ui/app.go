@@ -28,9 +28,11 @@ import (
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/scenarios/walkthrough"
 	"github.com/errorlab/errorlab/sim/check"
+	"github.com/errorlab/errorlab/ui/classroom/room"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/pages/agents"
 	checkpage "github.com/errorlab/errorlab/ui/pages/check"
+	classpage "github.com/errorlab/errorlab/ui/pages/classroom"
 	"github.com/errorlab/errorlab/ui/pages/home"
 	"github.com/errorlab/errorlab/ui/pages/lablist"
 	"github.com/errorlab/errorlab/ui/pages/propagation"
@@ -83,6 +85,20 @@ type Options struct {
 	// the list with an error in the status line.
 	WalkthroughID string
 	Presenter     bool
+	// Room, in a student's SSH session of `errorlab classroom`, is their
+	// class: the teacher's moves (common.RoomMsg) open the question,
+	// scenario or walkthrough step on this screen, and the screen the
+	// student is on is reported to the teacher.
+	Room common.Room
+	// Teacher opens the teacher's dashboard of a class instead of Home.
+	Teacher *TeacherStart
+}
+
+// TeacherStart opens the app on a class's dashboard: the room and where
+// the export goes, and whether this is the server's own terminal.
+type TeacherStart struct {
+	Hub  *room.Hub
+	Opts classpage.DashboardOptions
 }
 
 // QuizStart opens the app directly in a quiz session (`errorlab quiz`):
@@ -136,6 +152,7 @@ func New(opts Options) tea.Model {
 	}
 	c.Bank, c.ExportDir, c.Clipboard = opts.Bank, opts.ExportDir, opts.Clipboard
 	c.Walkthroughs = opts.Walkthroughs
+	c.Room = opts.Room
 	if opts.Notice != "" {
 		c.SetStatus(common.StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
 	}
@@ -144,6 +161,8 @@ func New(opts Options) tea.Model {
 	a := &App{c: c, help: h}
 	a.stack = []common.Screen{home.New(c)}
 	switch {
+	case opts.Teacher != nil:
+		a.stack = []common.Screen{classpage.NewDashboard(c, opts.Teacher.Hub, opts.Teacher.Opts)}
 	case opts.Quiz != nil:
 		a.stack = append(a.stack, quizpage.NewMenu(c, opts.Quiz))
 	case opts.WalkthroughID != "":
@@ -189,6 +208,11 @@ type App struct {
 	helpH    int
 	bodyW    int
 	bodyH    int
+
+	// In a class: the last room item acted on, and where the student was
+	// last reported to be.
+	roomItem  common.RoomItem
+	lastWhere string
 }
 
 func (a *App) top() common.Screen { return a.stack[len(a.stack)-1] }
@@ -200,6 +224,15 @@ func (a *App) Init() tea.Cmd {
 		return s.Activate() // `errorlab quiz`: build the pool, then start
 	case *wtpage.Model:
 		return s.Activate() // `errorlab walkthrough NAME`: load the step, link
+	case *classpage.Dashboard:
+		return s.Activate() // the teacher's dashboard: hear the room
+	}
+	if a.c.Room != nil {
+		a.reportWhere()
+		// A student joining (or coming back) goes where the room is.
+		if it, ok := a.c.Room.Current(); ok {
+			return common.Send(common.RoomMsg{Item: it})
+		}
 	}
 	return nil
 }
@@ -264,6 +297,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.PanicMsg:
 		a.c.SetStatus(common.StatusError, "%s", msg.What)
 		cmd = a.route(msg) // the screen may be waiting for an answer
+	case common.RoomMsg:
+		cmd = a.onRoom(msg.Item)
 	case clipDoneMsg:
 		a.c.PutStatus(msg.status())
 	case exportDoneMsg:
@@ -272,6 +307,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.route(msg)
 	}
 	a.layout(false)
+	a.reportWhere()
 	return a, cmd
 }
 

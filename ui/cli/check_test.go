@@ -22,10 +22,17 @@ import (
 // runIn is run with stdin.
 func runIn(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	return runEnv(t, stdin, t.TempDir(), args...)
+}
+
+// runEnv runs errorlab with stdin, the state directory state and args,
+// and returns its exit code, stdout and stderr; the TUI must not start.
+func runEnv(t *testing.T, stdin, state string, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	env := Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut, IsTerminal: func() bool { return false },
 		RunTUI: func(ui.Options) error { t.Fatal("the TUI started"); return nil }}
-	code := Run(env, append([]string{"--state-dir", t.TempDir()}, args...))
+	code := Run(env, append([]string{"--state-dir", state}, args...))
 	return code, out.String(), errOut.String()
 }
 

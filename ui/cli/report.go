@@ -8,9 +8,11 @@ import (
 
 // reportCmd is `errorlab report [--format md|json]`: progress for a
 // teacher, read without changing the state directory. The JSON shape is
-// quiz.Summary's.
+// quiz.Summary's. With --class, a class session's answers and tallies
+// instead (room.Record's shape).
 func (a *app) reportCmd() *cobra.Command {
-	var format string
+	var format, session, out string
+	var class bool
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Export progress for a teacher (per topic, exam history, missed questions)",
@@ -18,6 +20,12 @@ func (a *app) reportCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if format != "md" && format != "json" {
 				return usagef("unknown --format %q: use md or json", format)
+			}
+			if class {
+				return a.reportClass(session, format, out)
+			}
+			if session != "" || out != "" {
+				return usagef("--session and --out go with --class")
 			}
 			prog, err := quiz.ReadProgress(a.stateDir)
 			if err != nil {
@@ -36,5 +44,8 @@ func (a *app) reportCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "md", "md or json")
+	cmd.Flags().BoolVar(&class, "class", false, "a class session of `errorlab classroom`: every answer by student and question, the tally per question")
+	cmd.Flags().StringVar(&session, "session", "", "with --class, the session's id (default: the latest)")
+	cmd.Flags().StringVar(&out, "out", "", "with --class, write class-ID.md and class-ID.json into this folder instead of printing")
 	return cmd
 }

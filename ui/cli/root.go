@@ -125,6 +125,7 @@ func New(env Env) *cobra.Command {
 	}
 	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.quizCmd(), a.questionsCmd(), a.reportCmd(), a.walkthroughCmd(), a.walkthroughsCmd())
 	root.AddCommand(a.checkCmd())
+	root.AddCommand(a.classroomCmd())
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	return root

@@ -40,6 +40,9 @@ type Common struct {
 	Progress  Progress
 	ExportDir string
 	Clipboard io.Writer
+	// Room is the class this session belongs to (a student's SSH session
+	// of `errorlab classroom`); nil outside a class.
+	Room Room
 
 	Width, Height int
 
@@ -53,7 +56,16 @@ type Common struct {
 // acceptable) or not; the store decides the mark (✓ when the first
 // answer ever was right, ◑ when right only after a miss). The error is
 // the Progress store's.
+//
+// In a class (Room set), the action also goes to the room as this
+// student's answer when the teacher has sent the room to the scenario
+// (the room refuses it otherwise, and that is not an error here).
 func (c *Common) RecordScenario(id string, a rules.Action, g rules.Grade) error {
+	if c.Room != nil {
+		if i := ActionIndex(a); i >= 0 {
+			_ = c.Room.Answer(ScenarioKey(id), []int{i})
+		}
+	}
 	return c.Progress.RecordScenario(id, string(a), string(g), g.Correct())
 }
 

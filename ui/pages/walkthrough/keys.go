@@ -60,6 +60,9 @@ func (m *Model) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.KeyMap
+	if m.follow {
+		return [][]key.Binding{{answerBinding}, {k.Up, k.Down, k.Focus}, {k.Help, k.Leave, k.Quit}}
+	}
 	scroll := []key.Binding{k.Up, k.Down, k.Focus}
 	if m.presenter {
 		scroll = append(scroll, k.Relink)

@@ -366,6 +366,9 @@ func (m *Model) footer() string {
 		if left == "" {
 			left = m.c.StatusLine()
 		}
+		if left == "" && m.follow {
+			left = m.followFooter()
+		}
 	}
 	if left == "" {
 		left = st.Muted.Render(fmt.Sprintf("step %d of %d", m.step+1, len(m.views)))

@@ -185,6 +185,9 @@ func (m *Model) textBody(lines, hints []string) {
 
 // hint is a muted "▷ next click: …" line.
 func (m *Model) hint(text string) string {
+	if m.follow {
+		return "" // the teacher clicks, not the student
+	}
 	return m.c.Styles.Muted.Render(ansi.Truncate("▷ next click: "+text, max(m.lay.w-2, 1), "…"))
 }
 
@@ -193,7 +196,7 @@ func (m *Model) hint(text string) string {
 func (m *Model) label(lead, text string, last bool) string {
 	st := m.c.Styles
 	right := ""
-	if last {
+	if last && !m.follow {
 		right = st.Muted.Render("✓ all shown · → next step")
 	}
 	return common.JoinEnds(st.Cursor.Render(lead)+" "+st.Bold.Render(common.Sanitize(text)), right, m.lay.w)
@@ -725,6 +728,7 @@ func (m *Model) question(v *stepView, x0, y0 int, auto bool) {
 	m.lay.kind = layQuestion
 	m.qpane.SetSize(m.lay.w, m.bodyRows())
 	ans := [2]int{-1, -1} // the rows of the first right option and its explanation
+	mine := m.myAnswer()  // class mode: the student's own answer
 	m.qpane.SetBuild(title, "", func(w int) string {
 		// A cell short of the border on the right; option text and its
 		// explanation on one left edge, the letter's column before it.
@@ -735,11 +739,16 @@ func (m *Model) question(v *stepView, x0, y0 int, auto bool) {
 			// The answer is marked as the answer, not as good: a stem
 			// that asks which option is wrong has its wrong one marked.
 			lead, leadSt := fmt.Sprintf("  %c ", 'A'+i), st.Bold
+			text := common.OneLineText(o.Text)
+			if mine[i] {
+				lead, leadSt = fmt.Sprintf("▷ %c ", 'A'+i), st.Accent.Bold(true)
+				text += " ◂ your answer"
+			}
 			if answer && correct[i] {
 				lead, leadSt = fmt.Sprintf("▶ %c ", 'A'+i), st.OK.Bold(true)
 			}
 			from := len(out)
-			out = append(out, common.HangLead(leadSt, lead, common.OneLineText(o.Text), w, st.Plain, 5)...)
+			out = append(out, common.HangLead(leadSt, lead, text, w, st.Plain, 5)...)
 			if answer {
 				words := common.WrongWords
 				if correct[i] {

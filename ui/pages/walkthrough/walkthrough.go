@@ -17,6 +17,7 @@ package walkthrough
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -120,6 +121,11 @@ type Model struct {
 
 	tickGen int
 	ticking bool
+
+	// follow: class mode, the room moves the screen (follow.go); room is
+	// the last room item acted on.
+	follow bool
+	room   common.RoomItem
 }
 
 // New returns the presenting screen on walkthrough w at its first step:
@@ -163,7 +169,10 @@ func (m *Model) Init() tea.Cmd { return nil }
 func (m *Model) Activate() tea.Cmd {
 	m.arrange()
 	cmds := []tea.Cmd{m.load(m.step), m.prefetch(), m.armTick()}
-	if !m.linkTried {
+	// In a class over SSH (c.Room set) every session runs in one process:
+	// a walkthrough links to no other view, so one student's presenter
+	// view never drives another student's screen.
+	if !m.linkTried && !m.follow && m.c.Room == nil {
 		m.linkTried = true
 		cmds = append(cmds, m.openLink())
 	}
@@ -178,6 +187,9 @@ func (m *Model) Close() {
 
 // Crumb implements common.Screen.
 func (m *Model) Crumb() string {
+	if m.follow {
+		return fmt.Sprintf("%s · step %d of %d", m.w.Title, m.step+1, len(m.views))
+	}
 	if m.presenter {
 		return m.w.Title + " (presenter)"
 	}
@@ -251,6 +263,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.owner == m && msg.gen == m.jumpGen && m.jumping {
 			return m, m.commitJump()
 		}
+	case common.RoomMsg:
+		return m, m.onRoom(msg.Item)
 	default:
 		return m, m.linkMsg(msg)
 	}
@@ -289,6 +303,9 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		m.showHelp = false // any key closes the keys, and does nothing else
 		m.arrange()
 		return nil
+	}
+	if m.follow {
+		return m.followKey(k)
 	}
 	if m.jumping {
 		if cmd, used := m.jumpKey(k); used {

@@ -1,0 +1,76 @@
+package room
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+)
+
+// MaxNameBytes is the longest SSH user name kept as it is; a longer one
+// is mapped to a safe name (SafeName).
+const MaxNameBytes = 64
+
+// SafeName turns an SSH user name, which is untrusted input, into the
+// student's name in the room: the name of their folder under the state
+// directory and the text the teacher's screen shows. A name of 1 to
+// MaxNameBytes bytes made of ASCII letters, digits, '.', '_' and '-',
+// not starting with '.' or '-' and holding no "..", is kept as it is
+// (mapped false). Anything else (control characters, escape sequences,
+// '/', "..", spaces, other scripts, invalid UTF-8, over 64 bytes, empty)
+// is mapped: the usable characters kept (other runs become one '-', at
+// most 20 bytes), then '+' and six hex digits of the name's SHA-256
+// ("../../x" → "x+2ec5ad"). Two different names never share a folder,
+// and since a kept name holds no '+', a mapped name is never one a
+// student could type to take another's place. The result is always a
+// single path element, never "." or "..", at most 27 bytes.
+func SafeName(raw string) (name string, mapped bool) {
+	if validName(raw) {
+		return raw, false
+	}
+	var b strings.Builder
+	dash := false
+	for i := 0; i < len(raw) && b.Len() < 20; i++ {
+		c := raw[i]
+		if nameByte(c) && c != '.' {
+			b.WriteByte(c)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	base := strings.Trim(b.String(), "-_")
+	if base == "" {
+		base = "student"
+	}
+	sum := sha256.Sum256([]byte(raw))
+	return base + "+" + hex.EncodeToString(sum[:3]), true
+}
+
+func validName(s string) bool {
+	if s == "" || len(s) > MaxNameBytes || s[0] == '.' || s[0] == '-' || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !nameByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+}
+
+// Quote shows untrusted text (an SSH user name) in a message without
+// letting it act on a terminal: Go-quoted in printable ASCII (a cut rune
+// or a control character becomes an escape such as \x1b), the first
+// limit bytes only, with "…" after the closing quote when cut.
+func Quote(s string, limit int) string {
+	if len(s) <= limit {
+		return strconv.QuoteToASCII(s)
+	}
+	return strconv.QuoteToASCII(s[:limit]) + "…"
+}

@@ -1,0 +1,57 @@
+package room
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSafeName(t *testing.T) {
+	keep := []string{"ann", "Bo_2", "x.y-z", strings.Repeat("a", 64)}
+	for _, n := range keep {
+		if got, mapped := SafeName(n); got != n || mapped {
+			t.Errorf("SafeName(%q) = %q, %v; want it kept", n, got, mapped)
+		}
+	}
+	hostile := []string{
+		"../../x", "..", ".", "", "/etc/passwd", `a\b`, "a..b", ".hidden", "-rf",
+		"\x1b[2J\x1b[31mteacher", "ann\r\nFAKE", "\x00", "tab\there", "名前", "\xff\xfe",
+		strings.Repeat("a", 65), strings.Repeat("\x1b]52;c;QUFB\x07", 800), strings.Repeat("x", 10<<10),
+	}
+	seen := map[string]string{}
+	for _, n := range hostile {
+		got, mapped := SafeName(n)
+		if !mapped {
+			t.Errorf("SafeName(%q) kept it", Quote(n, 40))
+		}
+		if !validName(strings.Replace(got, "+", "-", 1)) || strings.Count(got, "+") != 1 || len(got) > 27 {
+			t.Errorf("SafeName(%s) = %q: not a safe name", Quote(n, 40), got)
+		}
+		if !filepath.IsLocal(got) || filepath.Base(got) != got {
+			t.Errorf("SafeName(%s) = %q is not one local path element", Quote(n, 40), got)
+		}
+		if other, dup := seen[got]; dup {
+			t.Errorf("%s and %s both map to %q", Quote(n, 20), Quote(other, 20), got)
+		}
+		seen[got] = n
+	}
+	if got, _ := SafeName("../../x"); !strings.HasPrefix(got, "x+") {
+		t.Errorf("SafeName(../../x) = %q, want x+<hash>", got)
+	}
+	// A mapped name is never kept as typed: a student cannot take over
+	// another's folder by typing its mapped name.
+	m, _ := SafeName("ann!")
+	if got, mapped := SafeName(m); !mapped || got == m {
+		t.Fatalf("the mapped name %q, typed, was kept as %q", m, got)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	q := Quote("\x1b[31mred\x07", 100)
+	if strings.ContainsAny(q, "\x1b\x07") || q != `"\x1b[31mred\a"` {
+		t.Errorf("Quote = %s", q)
+	}
+	if q := Quote(strings.Repeat("é", 100), 11); !strings.HasSuffix(q, "…") || strings.ContainsRune(q, 'é') {
+		t.Errorf("Quote cut = %s", q)
+	}
+}
