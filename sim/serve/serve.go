@@ -346,4 +346,3 @@ func (s *Server) writeLog(ex Exchange) {
 		s.log = nil
 	}
 }
-
