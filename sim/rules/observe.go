@@ -82,8 +82,10 @@ func ActionOfMove(s Situation, o Observed) (Action, string) {
 			return FixInput, what + " to reach the same record another way"
 		case "transient-exhausted":
 			return ReportPartial, what + ", going on without the missing answer"
+		case string(Business):
+			return ExplainAlternative, what + ": another path"
 		}
-		return ExplainAlternative, what + " instead of recovering this call"
+		return ExplainAlternative, what + ", leaving this call behind"
 	}
 	// MoveStop: the server cannot see what was said to the user.
 	stop := "made no further call"

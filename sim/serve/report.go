@@ -104,6 +104,13 @@ func moveText(e Entry) string {
 
 // verdictText is the grade with a symbol that reads without colour.
 func verdictText(e Entry) string {
+	if e.Action == e.BestAction && e.Grade != rules.GradeBest && e.WaitOK != nil && !*e.WaitOK {
+		sym := "◑ acceptable"
+		if e.Grade == rules.GradeWrong {
+			sym = "✗ wrong"
+		}
+		return sym + " (" + string(e.Action) + ", too soon)"
+	}
 	switch e.Grade {
 	case rules.GradeBest:
 		return "✓ best (" + string(e.Action) + ")"
@@ -122,8 +129,8 @@ func mdText(s string) string {
 }
 
 func mdCode(s string) string {
-	if len(s) > 80 {
-		s = s[:77] + "..."
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:77]) + "..."
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "|", `\|`)
 }
