@@ -3,10 +3,13 @@ package mockserver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -165,4 +168,109 @@ func readMessage(br *bufio.Reader, max int) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// replyWait counts the requests handed to mcp-go's stdio server that are
+// still unanswered, so that the end of the input does not end the
+// session before they are: mcp-go stops its workers when its input ends
+// and drops the tool calls still queued, and a client that writes its
+// requests and closes stdin (`printf ... | errorlab serve`) must still
+// get every answer.
+type replyWait struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending map[string]int
+	total   int
+}
+
+func newReplyWait() *replyWait {
+	w := &replyWait{pending: map[string]int{}}
+	w.cond = sync.NewCond(&w.mu)
+	return w
+}
+
+// replyKey is the id a message's reply will carry ("null" for a message
+// mcp-go answers with an id-less error), and whether it gets a reply.
+func replyKey(raw []byte) (string, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return "null", true
+	}
+	id, hasID := m["id"]
+	_, hasMethod := m["method"]
+	_, hasResult := m["result"]
+	_, hasError := m["error"]
+	switch {
+	case hasID && (hasMethod || !(hasResult || hasError)):
+		return string(bytes.TrimSpace(id)), true
+	case hasMethod, hasResult, hasError:
+		return "", false // a notification, or the client's answer to the server
+	}
+	return "null", true
+}
+
+func (w *replyWait) expect(raw []byte) {
+	key, replies := replyKey(raw)
+	if !replies {
+		return
+	}
+	w.mu.Lock()
+	w.pending[key]++
+	w.total++
+	w.mu.Unlock()
+}
+
+// answered takes one line the server wrote.
+func (w *replyWait) answered(line []byte) {
+	var h struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(line, &h)
+	key := string(bytes.TrimSpace(h.ID))
+	if key == "" {
+		key = "null"
+	}
+	w.mu.Lock()
+	if w.pending[key] > 0 {
+		w.pending[key]--
+		w.total--
+		w.cond.Broadcast()
+	}
+	w.mu.Unlock()
+}
+
+// wait returns once every request has its answer, ctx is done, or limit
+// has passed.
+func (w *replyWait) wait(ctx context.Context, limit time.Duration) {
+	stop := context.AfterFunc(ctx, func() { w.mu.Lock(); w.cond.Broadcast(); w.mu.Unlock() })
+	defer stop()
+	timer := time.AfterFunc(limit, func() { w.mu.Lock(); w.cond.Broadcast(); w.mu.Unlock() })
+	defer timer.Stop()
+	deadline := time.Now().Add(limit)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for w.total > 0 && ctx.Err() == nil && time.Now().Before(deadline) {
+		w.cond.Wait()
+	}
+}
+
+// answerTap passes the server's output through and tells w of each line.
+type answerTap struct {
+	w   io.Writer
+	rw  *replyWait
+	buf []byte
+}
+
+func (t *answerTap) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	t.buf = append(t.buf, p[:n]...)
+	for {
+		i := bytes.IndexByte(t.buf, '\n')
+		if i < 0 {
+			break
+		}
+		t.rw.answered(t.buf[:i])
+		t.buf = t.buf[i+1:]
+	}
+	return n, err
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -282,5 +283,26 @@ func TestNewestRevisionCapsTheHandshake(t *testing.T) {
 	}
 	if got := srv.OfferedVersions(); got[0] != "2025-06-18" {
 		t.Errorf("OfferedVersions = %v", got)
+	}
+}
+
+// TestStdioAnswersEverythingAskedBeforeTheInputEnds: a client that writes
+// its requests and closes stdin at once still gets every answer (mcp-go's
+// stdio server alone drops the tool calls still queued at the end).
+func TestStdioAnswersEverythingAskedBeforeTheInputEnds(t *testing.T) {
+	var in strings.Builder
+	const calls = 40
+	for i := range calls {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lookup_order","arguments":{"order_id":"ORD-4471"}}}`+"\n", i+1)
+	}
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	for range 3 {
+		var out bytes.Buffer
+		if err := mockserver.New(mockserver.Options{}).ServeStdio(context.Background(), strings.NewReader(in.String()), &out); err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(out.Bytes(), []byte("\n")); n != calls {
+			t.Fatalf("%d answers to %d tool calls", n, calls)
+		}
 	}
 }

@@ -39,7 +39,7 @@ var FailureModes = []FailureMode{
 	{"empty", Fault{Kind: FaultEmpty}, "a valid empty result (resultCount 0): accept it and say there is no match; do not retry"},
 	{"internal", Fault{Kind: FaultInternal}, "an unexpected fault, sanitized to a generic message and a correlationId: try once more, then report the id"},
 	{"go_error", Fault{Kind: FaultGoError}, "the handler returned a Go error: the good style writes a sanitized isError result, a bad style sends the -32603 protocol error a model cannot act on"},
-	{"panic", Fault{Kind: FaultPanic}, "the handler crashed: the good style recovers with a sanitized result, a bad style leaks the panic text in a -32603"},
+	{"crash", Fault{Kind: FaultPanic}, "the handler crashed: the good style recovers with a sanitized result, a bad style leaks the crash text in a -32603"},
 }
 
 // customerLookupOwnModes are the modes customer_lookup has always

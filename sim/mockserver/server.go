@@ -23,6 +23,7 @@ import (
 	"log"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -497,6 +498,10 @@ func (s *Server) preflightHead(h requestHead) []byte {
 	})
 }
 
+// stdioDrain bounds how long the end of a stdio session waits for the
+// answers to requests still being served.
+const stdioDrain = 10 * time.Second
+
 // stdioMu serialises stdio sessions in one process: mcp-go's stdio server
 // keeps its session in a package-level variable.
 var stdioMu sync.Mutex
@@ -510,7 +515,8 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	stdioMu.Lock()
 	defer stdioMu.Unlock()
 
-	out := &lockedWriter{w: w}
+	waits := newReplyWait()
+	out := &lockedWriter{w: &answerTap{w: w, rw: waits}}
 	pr, pw := io.Pipe()
 	go func() {
 		br := bufio.NewReaderSize(r, 64*1024)
@@ -523,6 +529,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 			if err != nil {
 				if errors.Is(err, io.EOF) {
 					err = nil
+					waits.wait(ctx, stdioDrain) // answer what was asked before the input ended
 				}
 				_ = pw.CloseWithError(err)
 				return
@@ -535,6 +542,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 				_, _ = out.Write(append(append([]byte(nil), reply...), '\n'))
 				continue
 			}
+			waits.expect(line)
 			if _, err := pw.Write(append(line, '\n')); err != nil {
 				return
 			}
