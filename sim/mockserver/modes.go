@@ -3,6 +3,7 @@ package mockserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -176,3 +177,30 @@ func (s *Server) modeFires(ctx context.Context, tool string, f Fault, key string
 	}
 	return true
 }
+
+// ParseFailure reads a failure by the name a script or a person gives it:
+// a practice mode of FailureModes ("timeout", "transient", "crash") or a
+// fault kind ("access_failure", "panic"). The error lists the names.
+func ParseFailure(name string) (Fault, error) {
+	for _, m := range FailureModes {
+		if m.Name == name {
+			return m.Fault, nil
+		}
+	}
+	if k, err := ParseFaultKind(name); err == nil {
+		f := Fault{Kind: k}
+		if k == FaultRateLimit {
+			f.RetryAfterSeconds = 5
+		}
+		return f, nil
+	}
+	names := make([]string, len(FailureModes))
+	for i, m := range FailureModes {
+		names[i] = m.Name
+	}
+	return Fault{}, fmt.Errorf("unknown failure %q: use one of %s (or access_failure, panic)", name, strings.Join(names, ", "))
+}
+
+// CanBeEmpty reports whether a tool's success can be a valid empty result
+// (the lookups and the ticket search), so the empty failure applies to it.
+func CanBeEmpty(tool string) bool { t, found := specFor(tool); return found && t.empty != nil }
