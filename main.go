@@ -21,6 +21,7 @@ import (
 // app is the process's side of the command line: where output goes, how
 // to tell a terminal, and how to start the TUI. Tests replace each.
 type app struct {
+	stdin      io.Reader
 	stdout     io.Writer
 	stderr     io.Writer
 	isTerminal func() bool
@@ -29,6 +30,7 @@ type app struct {
 
 func main() {
 	a := &app{
+		stdin:      os.Stdin,
 		stdout:     os.Stdout,
 		stderr:     os.Stderr,
 		isTerminal: func() bool { return isatty.IsTerminal(os.Stdout.Fd()) || isatty.IsCygwinTerminal(os.Stdout.Fd()) },
@@ -39,5 +41,5 @@ func main() {
 
 // run executes the command line and returns the exit code.
 func (a *app) run(args []string) int {
-	return command.Run(command.Env{Stdout: a.stdout, Stderr: a.stderr, IsTerminal: a.isTerminal, RunTUI: a.runTUI}, args)
+	return command.Run(command.Env{Stdout: a.stdout, Stderr: a.stderr, Stdin: a.stdin, IsTerminal: a.isTerminal, RunTUI: a.runTUI}, args)
 }

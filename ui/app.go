@@ -35,6 +35,7 @@ import (
 	quizpage "github.com/errorlab/errorlab/ui/pages/quiz"
 	"github.com/errorlab/errorlab/ui/pages/reference"
 	"github.com/errorlab/errorlab/ui/pages/scenario"
+	servepage "github.com/errorlab/errorlab/ui/pages/serve"
 	wtpage "github.com/errorlab/errorlab/ui/pages/walkthrough"
 	"github.com/errorlab/errorlab/ui/styles"
 )
@@ -81,7 +82,13 @@ type Options struct {
 	// the list with an error in the status line.
 	WalkthroughID string
 	Presenter     bool
+	// Serve, when set, opens the watch screen on a server `errorlab serve
+	// --watch` is running (with Home behind it).
+	Serve *ServeStart
 }
+
+// ServeStart is the server the watch screen opens on (servepage.Start).
+type ServeStart = servepage.Start
 
 // QuizStart opens the app directly in a quiz session (`errorlab quiz`):
 // mode, topic, count, exam minutes, seed and pass line.
@@ -142,6 +149,8 @@ func New(opts Options) tea.Model {
 	a := &App{c: c, help: h}
 	a.stack = []common.Screen{home.New(c)}
 	switch {
+	case opts.Serve != nil:
+		a.stack = append(a.stack, servepage.New(c, opts.Serve))
 	case opts.Quiz != nil:
 		a.stack = append(a.stack, quizpage.NewMenu(c, opts.Quiz))
 	case opts.WalkthroughID != "":
@@ -198,6 +207,8 @@ func (a *App) Init() tea.Cmd {
 		return s.Activate() // `errorlab quiz`: build the pool, then start
 	case *wtpage.Model:
 		return s.Activate() // `errorlab walkthrough NAME`: load the step, link
+	case *servepage.Model:
+		return s.Activate() // `errorlab serve --watch`: watch the server
 	}
 	return nil
 }
@@ -221,6 +232,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.push(quizpage.NewMenu(a.c, nil))
 	case common.OpenWalkthroughsMsg:
 		cmd = a.push(wtpage.NewList(a.c))
+	case common.OpenServeMsg:
+		cmd = a.push(servepage.NewHome(a.c))
 	case common.OpenWalkthroughMsg:
 		if s := a.presenting(msg.ID, msg.Presenter); s != nil {
 			cmd = a.push(s)

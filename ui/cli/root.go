@@ -36,6 +36,9 @@ const (
 type Env struct {
 	// Stdout and Stderr receive the commands' output and errors.
 	Stdout, Stderr io.Writer
+	// Stdin is what `errorlab serve` reads JSON-RPC from over stdio; nil
+	// is the process's standard input.
+	Stdin io.Reader
 	// IsTerminal reports whether Stdout is a terminal; the TUI commands
 	// refuse to start without one.
 	IsTerminal func() bool
@@ -122,6 +125,7 @@ func New(env Env) *cobra.Command {
 		return err
 	}
 	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.quizCmd(), a.questionsCmd(), a.reportCmd(), a.walkthroughCmd(), a.walkthroughsCmd())
+	root.AddCommand(a.serveCmd())
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	return root
