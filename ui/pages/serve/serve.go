@@ -645,4 +645,3 @@ func (m *Model) ClipText() (string, string, bool, string) {
 	}
 	return "", "", false, ""
 }
-
