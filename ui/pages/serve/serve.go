@@ -380,7 +380,8 @@ func (m *Model) info() []string {
 	if cfg.Spec != "" {
 		spec = "up to " + string(cfg.Spec)
 	}
-	lines := common.WrapLines(st.Plain, st.OK.Render("● serving ")+st.Bold.Render(addr)+st.Muted.Render(" · "+m.srv.Describe()+" · style "+string(cfg.Style)+" · "+spec), m.w)
+	lines := []string{ansi.Truncate(st.OK.Render("● serving ")+st.Bold.Render(addr), m.w, "…")}
+	lines = append(lines, common.WrapLines(st.Muted, m.srv.Describe()+" · style "+string(cfg.Style)+" · "+spec, m.w)...)
 	if m.note != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+m.note))
 	}
@@ -473,7 +474,7 @@ func (m *Model) buildList() {
 }
 
 // listRow is one exchange in a line: number, method or tool, and what
-// came back.
+// came back (short).
 func listRow(ex serve.Exchange) string {
 	what := ex.Method
 	if what == "" {
@@ -482,8 +483,25 @@ func listRow(ex serve.Exchange) string {
 	if ex.Tool != "" {
 		what = ex.Tool
 	}
-	out := "→ " + outcome(ex)
-	return fmt.Sprintf("#%d %s %s", ex.Seq, what, out)
+	return fmt.Sprintf("#%d %s %s", ex.Seq, what, shortOutcome(ex))
+}
+
+// shortOutcome is outcome in a word or two, with its symbol.
+func shortOutcome(ex serve.Exchange) string {
+	o := outcome(ex)
+	o = strings.TrimPrefix(o, "✗ isError ")
+	o = strings.Replace(o, "✗ protocol ", "✗ ", 1)
+	switch {
+	case o == "✓ success", o == "ok":
+		return "✓"
+	case o == "∅ empty result":
+		return "∅ empty"
+	case o == "(notification)":
+		return "·"
+	case !strings.HasPrefix(o, "✗") && !strings.HasPrefix(o, "HTTP"):
+		return "✗ " + o
+	}
+	return o
 }
 
 // outcome says in a few words what a response was.
@@ -580,15 +598,15 @@ func (m *Model) buildCard() {
 // entryLines is one failure and the client's move: a line with the
 // verdict's symbol (it reads without colour), then why, indented.
 func entryLines(st *styles.Styles, e serve.Entry, w int) []string {
-	sym, symSt := "… ", st.Muted
+	sym, symSt := "…", st.Muted
 	verdict := ""
 	switch e.Grade {
 	case rules.GradeBest:
-		sym, symSt, verdict = "✓ ", st.OK, "best"
+		sym, symSt, verdict = "✓", st.OK, "best"
 	case rules.GradeAcceptable:
-		sym, symSt, verdict = "◑ ", st.Warn, "acceptable; best "+string(e.BestAction)
+		sym, symSt, verdict = "◑", st.Warn, "acceptable; best "+string(e.BestAction)
 	case rules.GradeWrong:
-		sym, symSt, verdict = "✗ ", st.Bad, "wrong; best "+string(e.BestAction)
+		sym, symSt, verdict = "✗", st.Bad, "wrong; best "+string(e.BestAction)
 	}
 	move := e.Reading
 	if e.Pending {
