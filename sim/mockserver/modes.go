@@ -80,7 +80,8 @@ func FailureModeNames(tool string) []string {
 func (t toolSpec) withModes() (description, inputSchema string) {
 	modes := t.modesFor()
 	var b strings.Builder
-	b.WriteString(t.description)
+	own, _, _ := strings.Cut(t.description, " failure_mode triggers") // customer_lookup's own sentence, said again below
+	b.WriteString(own)
 	b.WriteString(" Practice: failure_mode makes this call fail on purpose. ")
 	names := make([]string, len(modes))
 	for i, m := range modes {
