@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,52 +187,6 @@ func verdict(cs []check, problem string) (string, bool) {
 	return "✓ " + s, total > 0
 }
 
-// freePort is a loopback port nothing listens on right now.
-func freePort(t *testing.T) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// everything starts the reference server-everything in streamableHttp
-// mode and returns its URL.
-func everything(t *testing.T, node string) string {
-	script := realtools.Script(t, realtools.ServerEverything, "mcp-server-everything")
-	port := freePort(t)
-	cmd := exec.Command(node, script, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "listening on port") {
-				ready <- true
-			}
-		}
-		ready <- false
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("server-everything exited before it listened")
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("server-everything did not start within a minute")
-	}
-	return fmt.Sprintf("http://localhost:%d/mcp", port)
-}
-
 // TestConformance runs the official MCP conformance suite's server
 // scenarios against `errorlab serve --http`, and the same scenarios
 // against server-everything (streamableHttp) for comparison. errorlab must
@@ -243,7 +196,7 @@ func TestConformance(t *testing.T) {
 	node := realtools.Node22(t)
 	suite := realtools.Script(t, realtools.Conformance, "conformance")
 	errorlabURL, _, _ := httpBinary(t)
-	everythingURL := everything(t, node)
+	everythingURL := realtools.ServerEverythingHTTP(t, node)
 	servers := []struct{ name, url string }{{"errorlab serve", errorlabURL}, {"server-everything", everythingURL}}
 
 	type cell struct {

@@ -86,8 +86,13 @@ func (h requestHead) client() string {
 }
 
 func newExchange(req, resp []byte) Exchange {
-	ex := Exchange{Request: req, Response: resp}
 	h, ok := readHead(req)
+	return exchangeOf(req, resp, h, ok)
+}
+
+// exchangeOf is newExchange for a request whose head is already read.
+func exchangeOf(req, resp []byte, h requestHead, ok bool) Exchange {
+	ex := Exchange{Request: req, Response: resp}
 	if !ok {
 		return ex
 	}

@@ -227,7 +227,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		h.reply(w, h.known(sid), append(body[:min(len(body), logPreview)], "…"...), mockserver.OversizeReply(), http.StatusRequestEntityTooLarge, received)
 		return
 	}
-	head, _ := readHead(body)
+	head, headOK := readHead(body)
 	var hs *httpSession
 	fresh := false
 	switch {
@@ -267,7 +267,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		h.legacy[hs.ss.id] = hs
 		h.mu.Unlock()
 	}
-	h.s.record(hs.ss, body, resp, received, h.s.cfg.Now(), cw.status())
+	h.s.recordHead(hs.ss, body, resp, head, headOK, received, h.s.cfg.Now(), cw.status())
 	if cw.status() != http.StatusOK && cw.status() != http.StatusAccepted {
 		h.s.diag.Printf("session %s: HTTP %d for %s", hs.ss.id, cw.status(), head.Method)
 	}

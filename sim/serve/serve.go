@@ -254,9 +254,15 @@ func (s *Server) nextSeq() int {
 // record is one exchange of a session: it is numbered, written to the
 // exchange log, added to the session's history and scored on its card.
 func (s *Server) record(ss *session, req, resp []byte, received, sent time.Time, status int) Exchange {
-	ex := newExchange(req, resp)
+	h, ok := readHead(req)
+	return s.recordHead(ss, req, resp, h, ok, received, sent, status)
+}
+
+// recordHead is record for a request whose head is already read.
+func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok bool, received, sent time.Time, status int) Exchange {
+	ex := exchangeOf(req, resp, h, ok)
 	ex.Seq = s.nextSeq()
-	ex.Session, ex.Transport, ex.Spec = ss.id, ss.transport, ss.srv.RevisionOf(req)
+	ex.Session, ex.Transport, ex.Spec = ss.id, ss.transport, ss.revision(h)
 	ex.Received, ex.Sent, ex.HTTPStatus = received, sent, status
 	s.writeLog(ex)
 	ss.add(ex)
@@ -286,7 +292,8 @@ func (s *Server) Snapshot() Snapshot {
 	for i := len(all) - 1; i >= 0; i-- {
 		ss := all[i]
 		ss.mu.Lock()
-		view := SessionView{Card: ss.cardView(s.cfg.Now()), Exchanges: append([]Exchange(nil), ss.exchanges...)}
+		kept := ss.exchanges[max(len(ss.exchanges)-MaxKept, 0):]
+		view := SessionView{Card: ss.cardView(s.cfg.Now()), Exchanges: append([]Exchange(nil), kept...)}
 		ss.mu.Unlock()
 		snap.Sessions = append(snap.Sessions, view)
 	}

@@ -64,7 +64,7 @@ func (ss *session) add(ex Exchange) {
 	}
 	ss.total++
 	ss.exchanges = append(ss.exchanges, ex)
-	if len(ss.exchanges) > MaxKept {
+	if len(ss.exchanges) >= 2*MaxKept { // trim now and then, not on every call
 		ss.exchanges = append([]Exchange(nil), ss.exchanges[len(ss.exchanges)-MaxKept:]...)
 	}
 	ss.card.observe(ex, truth, ss.owner.cfg.Scenario)
@@ -80,4 +80,13 @@ func (ss *session) cardView(now time.Time) Card {
 	}
 	c.Exchanges = ss.total
 	return c
+}
+
+// revision is the revision a request was served under: the one its _meta
+// names, else the session's negotiated one (mockserver.RevisionOf).
+func (ss *session) revision(h requestHead) rules.Revision {
+	if r, err := rules.ParseRevision(h.Params.Meta.ProtocolVersion); err == nil {
+		return r
+	}
+	return ss.srv.RevisionOf(nil)
 }
