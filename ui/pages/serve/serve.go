@@ -39,19 +39,28 @@ type Start struct {
 
 // KeyMap is the screen's own keys.
 type KeyMap struct {
-	Next, Prev, Follow, Tab key.Binding
+	Next, Prev, Older, Newer, Follow, Tab key.Binding
 }
 
-// DefaultKeyMap returns ] and [ for the next and previous client, f to
-// follow the newest exchange, tab for the next pane.
+// DefaultKeyMap returns ] and [ for the next and previous client, ← and →
+// for the exchange before and after, f to follow the newest exchange, tab
+// for the next pane.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Next:   key.NewBinding(key.WithKeys("]"), key.WithHelp("[ ]", "client")),
 		Prev:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous client")),
+		Older:  key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "exchange")),
+		Newer:  key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "next exchange")),
 		Follow: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow newest")),
 		Tab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane")),
 	}
 }
+
+// wideMin is the narrowest body that shows the exchange list as a column;
+// below it one line names the selected exchange and ←/→ move it.
+const wideMin = 100
+
+func (m *Model) wide() bool { return m.w >= wideMin }
 
 // Panes of the screen, in tab order.
 const (
@@ -100,6 +109,7 @@ type Model struct {
 func New(c *common.Common, st *Start) *Model {
 	m := newModel(c)
 	m.srv, m.stopped = st.Server, st.Stopped
+	m.refresh()
 	return m
 }
 
@@ -199,13 +209,13 @@ func (m *Model) SetSize(w, h int) {
 
 // ShortHelp implements help.KeyMap.
 func (m *Model) ShortHelp() []key.Binding {
-	return []key.Binding{m.KeyMap.Tab, m.c.Nav.Up, m.c.Nav.Down, m.KeyMap.Next, m.KeyMap.Follow}
+	return []key.Binding{m.KeyMap.Tab, m.KeyMap.Older, m.KeyMap.Next, m.KeyMap.Follow}
 }
 
 // FullHelp implements help.KeyMap.
 func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{m.KeyMap.Tab, m.KeyMap.Next, m.KeyMap.Prev, m.KeyMap.Follow},
+		{m.KeyMap.Tab, m.KeyMap.Older, m.KeyMap.Newer, m.KeyMap.Next, m.KeyMap.Prev, m.KeyMap.Follow},
 		{m.c.Nav.Up, m.c.Nav.Down, m.c.Nav.PageUp, m.c.Nav.PageDown, m.c.Nav.Top, m.c.Nav.Bottom},
 	}
 }
@@ -252,7 +262,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) key(k tea.KeyMsg) {
 	switch {
 	case key.Matches(k, m.KeyMap.Tab):
-		m.setFocus((m.focus + 1) % paneCount)
+		next := (m.focus + 1) % paneCount
+		if next == paneList && !m.wide() {
+			next = paneRequest // no list column on a narrow screen
+		}
+		m.setFocus(next)
+	case key.Matches(k, m.KeyMap.Older):
+		m.moveSelection(-1)
+	case key.Matches(k, m.KeyMap.Newer):
+		m.moveSelection(1)
 	case key.Matches(k, m.KeyMap.Next):
 		m.pickClient(m.client + 1)
 	case key.Matches(k, m.KeyMap.Prev):
@@ -268,25 +286,21 @@ func (m *Model) key(k tea.KeyMsg) {
 	case m.focus == paneList:
 		n := len(m.exchanges())
 		nav := m.c.Nav
+		page := max(m.panes[paneList].Height()-3, 1)
 		switch {
 		case key.Matches(k, nav.Up):
-			m.sel--
+			m.moveSelection(-1)
 		case key.Matches(k, nav.Down):
-			m.sel++
+			m.moveSelection(1)
 		case key.Matches(k, nav.PageUp):
-			m.sel -= max(m.panes[paneList].Height()-3, 1)
+			m.moveSelection(-page)
 		case key.Matches(k, nav.PageDown):
-			m.sel += max(m.panes[paneList].Height()-3, 1)
+			m.moveSelection(page)
 		case key.Matches(k, nav.Top):
-			m.sel = 0
+			m.moveSelection(-n)
 		case key.Matches(k, nav.Bottom):
-			m.sel = n - 1
-		default:
-			return
+			m.moveSelection(n)
 		}
-		m.sel = max(min(m.sel, n-1), 0)
-		m.follow = m.sel == n-1
-		m.refresh()
 	default:
 		m.panes[m.focus].Scroll(m.c.Nav, k)
 	}
@@ -308,6 +322,15 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 		}
 		return
 	}
+}
+
+// moveSelection moves the selected exchange by d; the newest one
+// follows the stream again.
+func (m *Model) moveSelection(d int) {
+	n := len(m.exchanges())
+	m.sel = max(min(m.sel+d, n-1), 0)
+	m.follow = m.sel == n-1
+	m.refresh()
 }
 
 func (m *Model) setFocus(i int) {
@@ -380,8 +403,7 @@ func (m *Model) info() []string {
 	if cfg.Spec != "" {
 		spec = "up to " + string(cfg.Spec)
 	}
-	lines := []string{ansi.Truncate(st.OK.Render("● serving ")+st.Bold.Render(addr), m.w, "…")}
-	lines = append(lines, common.WrapLines(st.Muted, m.srv.Describe()+" · style "+string(cfg.Style)+" · "+spec, m.w)...)
+	lines := []string{ansi.Truncate(st.OK.Render("● serving ")+st.Bold.Render(addr)+st.Muted.Render(" · "+common.Sanitize(m.srv.Describe())+" · style "+string(cfg.Style)+" · "+spec), m.w, "…")}
 	if m.note != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+m.note))
 	}
@@ -405,16 +427,24 @@ func (m *Model) info() []string {
 	return append(lines, ansi.Truncate(line, m.w, "…"))
 }
 
-// layout sizes the panes: the list on the left, request and response side
-// by side on the right, the report card along the bottom.
+// layout sizes the panes: on a wide screen the list on the left, request
+// and response side by side on the right, the report card along the
+// bottom; on a narrow one a line names the selected exchange instead of
+// the list.
 func (m *Model) layout() {
 	m.infoRows = len(m.info())
+	if !m.wide() {
+		m.infoRows++ // the selector line
+		if m.focus == paneList && m.w > 0 {
+			m.setFocus(paneRequest)
+		}
+	}
 	h := max(m.h-m.infoRows, 0)
 	cardH := max(h*2/5, 5)
 	topH := max(h-cardH, 0)
-	listW := max(m.w/4, 24)
-	if m.w < 100 {
-		listW = max(m.w/3, 20)
+	listW := 0
+	if m.wide() {
+		listW = max(m.w/4, 28)
 	}
 	rest := max(m.w-listW, 0)
 	m.panes[paneList].SetSize(listW, topH)
@@ -432,9 +462,24 @@ func (m *Model) paneOrigin(i int) (top, left int) {
 	case paneResponse:
 		return 0, lw + m.panes[paneRequest].Width()
 	case paneCard:
-		return m.panes[paneList].Height(), 0
+		return m.panes[paneRequest].Height(), 0
 	}
 	return 0, 0
+}
+
+// selector is the narrow screen's line for the selected exchange.
+func (m *Model) selector() string {
+	st := m.c.Styles
+	exs := m.exchanges()
+	if len(exs) == 0 {
+		return st.Muted.Render("no exchange yet")
+	}
+	ex := exs[m.sel]
+	line := fmt.Sprintf("◂ %d of %d ▸ %s", m.sel+1, len(exs), common.Sanitize(listRow(ex)))
+	if m.follow {
+		line += st.Muted.Render(" · newest")
+	}
+	return ansi.Truncate(line, m.w, "…")
 }
 
 // buildList fills the exchange list, keeping the selection in view.
@@ -448,7 +493,7 @@ func (m *Model) buildList() {
 	sel := m.sel
 	title := fmt.Sprintf("Exchanges · %d", len(exs))
 	if m.follow {
-		title += " · following"
+		title += " · newest"
 	}
 	m.panes[paneList].SetBuild(title, "", func(w int) string {
 		if len(rows) == 0 {
@@ -641,9 +686,14 @@ func orUnnamed(s string) string {
 
 // View implements tea.Model.
 func (m *Model) View() string {
-	info := m.info()
-	top := common.JoinColumns(m.panes[paneList].View(), common.JoinColumns(m.panes[paneRequest].View(), m.panes[paneResponse].View()))
-	return strings.Join(append(info, top, m.panes[paneCard].View()), "\n")
+	lines := m.info()
+	envelopes := common.JoinColumns(m.panes[paneRequest].View(), m.panes[paneResponse].View())
+	if m.wide() {
+		lines = append(lines, common.JoinColumns(m.panes[paneList].View(), envelopes))
+	} else {
+		lines = append(lines, m.selector(), envelopes)
+	}
+	return strings.Join(append(lines, m.panes[paneCard].View()), "\n")
 }
 
 // ClipText implements common.ClipSource: the focused envelope's bytes.
