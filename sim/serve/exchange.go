@@ -85,12 +85,8 @@ func (h requestHead) client() string {
 	return h.Params.Meta.ClientInfo.String()
 }
 
-func newExchange(req, resp []byte) Exchange {
-	h, ok := readHead(req)
-	return exchangeOf(req, resp, h, ok)
-}
-
-// exchangeOf is newExchange for a request whose head is already read.
+// exchangeOf reads an exchange from its request (head already read) and
+// response.
 func exchangeOf(req, resp []byte, h requestHead, ok bool) Exchange {
 	ex := Exchange{Request: req, Response: resp}
 	if !ok {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -30,9 +29,11 @@ func machinePaths(t *testing.T) []string {
 	if home, err := os.UserHomeDir(); err == nil && len(home) > 1 {
 		out = append(out, home)
 	}
-	out = append(out, runtime.GOROOT(), os.TempDir())
-	if b, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
-		out = append(out, strings.TrimSpace(string(b)))
+	out = append(out, os.TempDir())
+	for _, v := range []string{"GOROOT", "GOMODCACHE"} {
+		if b, err := exec.Command("go", "env", v).Output(); err == nil {
+			out = append(out, strings.TrimSpace(string(b)))
+		}
 	}
 	var keep []string
 	for _, p := range out {
