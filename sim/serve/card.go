@@ -295,9 +295,9 @@ func served(cl rules.Classification) string {
 // acceptable, 2 wrong; 3 wasted calls".
 func (c Card) Summary() string {
 	if len(c.Entries) == 0 {
-		return fmt.Sprintf("%d tool calls, no failure served yet", c.Calls)
+		return plural(c.Calls, "tool call") + ", no failure served yet"
 	}
-	s := fmt.Sprintf("%d tool calls, %s served: %d best, %d acceptable, %d wrong", c.Calls, plural(len(c.Entries), "failure"), c.Best, c.Acceptable, c.Wrong)
+	s := fmt.Sprintf("%s, %s served: %d best, %d acceptable, %d wrong", plural(c.Calls, "tool call"), plural(len(c.Entries), "failure"), c.Best, c.Acceptable, c.Wrong)
 	if c.Pending > 0 {
 		s += fmt.Sprintf(", %d waiting for a move", c.Pending)
 	}

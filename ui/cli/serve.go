@@ -94,6 +94,11 @@ func (a *app) serve(f serveFlags) error {
 		rf.Close()
 	}
 	cfg.Diagnostics = a.Stderr
+	if f.watch {
+		// The terminal belongs to the watch screen: a line on stderr would
+		// land in the middle of it.
+		cfg.Diagnostics = io.Discard
+	}
 	s := serve.New(cfg)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -367,11 +367,16 @@ func (m *Model) refresh() {
 	if m.client < len(m.snap.Sessions) {
 		cur = m.snap.Sessions[m.client].Card.Session
 	}
+	before := len(m.snap.Sessions)
 	m.snap = m.srv.Snapshot()
 	m.client = 0
-	for i, s := range m.snap.Sessions {
-		if s.Card.Session == cur {
-			m.client = i
+	if !m.follow || len(m.snap.Sessions) == before {
+		// Stay with the client shown; when following, a new client's
+		// session (the newest, first) takes the screen.
+		for i, s := range m.snap.Sessions {
+			if s.Card.Session == cur {
+				m.client = i
+			}
 		}
 	}
 	exs := m.exchanges()
@@ -421,7 +426,7 @@ func (m *Model) info() []string {
 		if name == "" {
 			name = "unnamed client"
 		}
-		chips = append(chips, fmt.Sprintf("%s%s · %s %s · %d calls · ✓%d ◑%d ✗%d · %d wasted", mark, name, s.Card.Transport, s.Card.Spec, s.Card.Calls, s.Card.Best, s.Card.Acceptable, s.Card.Wrong, s.Card.Wasted))
+		chips = append(chips, fmt.Sprintf("%s%s · %s %s · %s · ✓%d ◑%d ✗%d · %d wasted", mark, name, s.Card.Transport, s.Card.Spec, common.Plural(s.Card.Calls, "call"), s.Card.Best, s.Card.Acceptable, s.Card.Wrong, s.Card.Wasted))
 	}
 	line := strings.Join(chips, "   ")
 	return append(lines, ansi.Truncate(line, m.w, "…"))
