@@ -449,7 +449,7 @@ func (m *Model) layout() {
 	topH := max(h-cardH, 0)
 	listW := 0
 	if m.wide() {
-		listW = max(m.w/4, 28)
+		listW = max(m.w/4, 32)
 	}
 	rest := max(m.w-listW, 0)
 	m.panes[paneList].SetSize(listW, topH)
@@ -496,7 +496,7 @@ func (m *Model) buildList() {
 		rows[i] = listRow(ex)
 	}
 	sel := m.sel
-	title := fmt.Sprintf("Exchanges · %d", len(exs))
+	title := common.Plural(len(exs), "exchange")
 	if m.follow {
 		title += " · newest"
 	}

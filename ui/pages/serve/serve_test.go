@@ -107,11 +107,11 @@ func TestWatchGolden(t *testing.T) {
 // copies the selected response.
 func TestWatchKeys(t *testing.T) {
 	m, _ := uitest.Drive(ui.New(ui.Options{Serve: &ui.ServeStart{Server: played(t)}}), uitest.Size120)
-	if !strings.Contains(uitest.LineWith(m.View(), "Exchanges"), "newest") {
+	if !strings.Contains(uitest.LineWith(m.View(), "exchanges"), "newest") {
 		t.Fatalf("the list does not follow the newest exchange at first:\n%s", m.View())
 	}
 	m, _ = uitest.Drive(m, uitest.Press("up"), uitest.Press("up"))
-	if l := uitest.LineWith(m.View(), "▸ #"); !strings.Contains(l, "#5") || strings.Contains(uitest.LineWith(m.View(), "Exchanges"), "newest") {
+	if l := uitest.LineWith(m.View(), "▸ #"); !strings.Contains(l, "#5") || strings.Contains(uitest.LineWith(m.View(), "exchanges"), "newest") {
 		t.Errorf("after two ups the selection is not #5, or still follows: %q", l)
 	}
 	if !strings.Contains(m.View(), "#5 Request") {
@@ -121,7 +121,7 @@ func TestWatchKeys(t *testing.T) {
 	if l := uitest.LineWith(m.View(), "▸ #"); !strings.Contains(l, "#7") {
 		t.Errorf("f did not follow the newest again: %q", l)
 	}
-	for _, want := range []string{"Request", "Response", "Report card", "Exchanges"} {
+	for _, want := range []string{"Request", "Response", "Report card", "exchanges"} {
 		m, _ = uitest.Drive(m, uitest.Press("tab"))
 		if !strings.Contains(uitest.LineWith(m.View(), "┏"), want) {
 			t.Errorf("tab did not focus %s: %q", want, uitest.LineWith(m.View(), "┏"))
