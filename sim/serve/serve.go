@@ -217,6 +217,9 @@ func (s *Server) endSession(ss *session) {
 	ss.ended = true
 	ss.endedAt = s.cfg.Now()
 	ss.card.finish()
+	if len(ss.exchanges) > KeptWhenEnded { // the card stays whole; the history need not
+		ss.exchanges = append([]Exchange(nil), ss.exchanges[len(ss.exchanges)-KeptWhenEnded:]...)
+	}
 	ss.mu.Unlock()
 	if !already {
 		s.diag.Printf("session %s ended", ss.id)

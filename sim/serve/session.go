@@ -9,9 +9,13 @@ import (
 	"github.com/errorlab/errorlab/sim/rules"
 )
 
-// MaxKept is how many exchanges a session keeps in memory for a watcher;
-// the exchange log keeps them all.
-const MaxKept = 2000
+// MaxKept is how many exchanges a session keeps in memory for a watcher,
+// and KeptWhenEnded how many once it has ended; the exchange log keeps
+// them all, and the report card every failure.
+const (
+	MaxKept       = 2000
+	KeptWhenEnded = 200
+)
 
 // session is one client session: its own mock server, its history and
 // its report card.
