@@ -196,7 +196,7 @@ func TestConformance(t *testing.T) {
 	node := realtools.Node22(t)
 	suite := realtools.Script(t, realtools.Conformance, "conformance")
 	errorlabURL, _, _ := httpBinary(t)
-	everythingURL := realtools.ServerEverythingHTTP(t, node)
+	everythingURL, _ := realtools.ServerEverythingHTTP(t, node)
 	servers := []struct{ name, url string }{{"errorlab serve", errorlabURL}, {"server-everything", everythingURL}}
 
 	type cell struct {

@@ -14,9 +14,9 @@ import (
 
 // ServerEverythingHTTP starts [ServerEverything] in its streamableHttp
 // mode with the Node binary node, on a free port, and returns its MCP
-// endpoint ("http://localhost:PORT/mcp"). The server is stopped when the
-// test ends. It installs the package first ([Install]).
-func ServerEverythingHTTP(tb testing.TB, node string) string {
+// endpoint ("http://localhost:PORT/mcp") and its process id. The server is
+// stopped when the test ends. It installs the package first ([Install]).
+func ServerEverythingHTTP(tb testing.TB, node string) (url string, pid int) {
 	tb.Helper()
 	script := Script(tb, ServerEverything, "mcp-server-everything")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -58,5 +58,5 @@ func ServerEverythingHTTP(tb testing.TB, node string) string {
 	case <-time.After(2 * time.Minute):
 		tb.Fatalf("%s did not listen within 2 minutes", ServerEverything)
 	}
-	return fmt.Sprintf("http://localhost:%d/mcp", port)
+	return fmt.Sprintf("http://localhost:%d/mcp", port), cmd.Process.Pid
 }

@@ -106,24 +106,32 @@ func load(tb testing.TB, url, tool string, args map[string]any) loadResult {
 // (Node 22, streamableHttp, also a process of its own). The two loads
 // alternate, three rounds each, so a machine whose load drifts slows both
 // alike; the medians are compared, and the ratios are reported: the targets
-// are at least 3x its calls/s and at most a third of its p99.
+// are at least 3x its calls/s and at most a third of its p99. Each
+// server's CPU time per call is reported too: the clients' own cost (the
+// go-sdk spends about as much CPU per call as the server does) shares the
+// machine with errorlab's process, so calls/s measures the pair.
 //
 //	go test -run '^$' -bench ServeHTTP -benchtime 1x ./sim/serve
 func BenchmarkServeHTTP(b *testing.B) {
 	url, pid := serveBinary(b)
 	node := realtools.Node22(b)
-	evURL := realtools.ServerEverythingHTTP(b, node)
+	evURL, evPid := realtools.ServerEverythingHTTP(b, node)
 	const rounds = 3
 	var mine, ev []loadResult
+	var mineCPU, evCPU time.Duration // the server processes' CPU time over their loads
 	for b.Loop() {
 		for range rounds {
+			c0 := cpuTime(b, pid)
 			r := load(b, url, "lookup_order", map[string]any{"order_id": "ORD-4471"})
+			mineCPU += cpuTime(b, pid) - c0
 			if r.failures != 0 {
 				b.Fatalf("%d of %d calls failed", r.failures, r.calls)
 			}
 			mine = append(mine, r)
 			b.StopTimer()
+			c0 = cpuTime(b, evPid)
 			e := load(b, evURL, "echo", map[string]any{"message": "hello"})
+			evCPU += cpuTime(b, evPid) - c0
 			if e.failures != 0 {
 				b.Fatalf("server-everything: %d of %d echo calls failed", e.failures, e.calls)
 			}
@@ -131,6 +139,11 @@ func BenchmarkServeHTTP(b *testing.B) {
 			b.StartTimer()
 		}
 	}
+	perCall := func(d time.Duration, rs []loadResult) float64 {
+		return float64(d.Microseconds()) / float64(len(rs)*benchClients*benchCalls)
+	}
+	b.ReportMetric(perCall(mineCPU, mine), "server-cpu-µs/call")
+	b.ReportMetric(perCall(evCPU, ev), "everything-cpu-µs/call")
 	rate := func(rs []loadResult) float64 { return median(rs, func(r loadResult) float64 { return r.perSecond() }) }
 	p := func(rs []loadResult, q float64) float64 {
 		return median(rs, func(r loadResult) float64 { return float64(r.quantile(q).Microseconds()) / 1000 })
@@ -183,6 +196,24 @@ func serveBinary(b *testing.B) (string, int) {
 	}
 	b.Fatal("errorlab serve --http did not say where it serves")
 	return "", 0
+}
+
+// cpuTime is the CPU time a process has used so far (user and system,
+// /proc/PID/stat, in clock ticks of 1/100 s as Linux reports them).
+func cpuTime(b *testing.B, pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Logf("no CPU time for %d: %v", pid, err)
+		return 0
+	}
+	// The command name (field 2) may hold spaces: count from after it.
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 // peakRSS is a process's peak resident set in MiB (VmHWM).

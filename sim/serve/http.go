@@ -257,6 +257,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	hs.h.ServeHTTP(cw, r)
+	cw.Flush() // the client has its answer now; the recording below need not hold it up
 	resp := cw.message(head.ID)
 	if fresh {
 		if cw.status() != http.StatusOK || cw.Header().Get(server.HeaderKeySessionID) != hs.ss.id {
