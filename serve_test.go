@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+	"github.com/creack/pty"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/errorlab/errorlab/sim/mockserver"
@@ -351,5 +353,73 @@ func TestServeCommandLineMistakes(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
 			t.Errorf("errorlab %s: exit %d, stdout %q, stderr %q (want %q)", strings.Join(c.args, " "), code, out, errOut, c.want)
 		}
+	}
+}
+
+// TestServeWatchStopsOnSignals: `errorlab serve --http --watch` in a
+// pseudo-terminal draws the watch screen, shows a client's failure as it
+// happens, and stops within a second of SIGTERM or SIGINT with its report
+// written.
+func TestServeWatchStopsOnSignals(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			report := filepath.Join(t.TempDir(), "card.md")
+			cmd := exec.Command(binary(t), "--state-dir", t.TempDir(), "serve", "--http", "127.0.0.1:0", "--watch", "--report", report)
+			cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+			tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+			if err != nil {
+				t.Skip("cannot start errorlab in a pseudo-terminal:", err)
+			}
+			defer tty.Close()
+			var screen syncBuffer
+			go func() {
+				answered := make([]int, len(answers))
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := tty.Read(buf)
+					_, _ = screen.Write(buf[:n])
+					raw := []byte(screen.String())
+					for i, a := range answers {
+						for c := bytes.Count(raw, []byte(a.query)); answered[i] < c; answered[i]++ {
+							_, _ = tty.WriteString(a.reply)
+						}
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+			url := ""
+			waitScreen := func(what string, ok func(string) bool) {
+				t.Helper()
+				deadline := time.Now().Add(20 * time.Second)
+				for time.Now().Before(deadline) {
+					if ok(ansi.Strip(screen.String())) {
+						return
+					}
+					time.Sleep(50 * time.Millisecond)
+				}
+				_ = cmd.Process.Kill()
+				t.Fatalf("no %s on the terminal:\n%s", what, ansi.Strip(screen.String()))
+			}
+			waitScreen("serving line", func(s string) bool {
+				m := regexp.MustCompile(`serving (http://127\.0\.0\.1:\d+/mcp)`).FindStringSubmatch(s)
+				if m != nil {
+					url = m[1]
+				}
+				return m != nil
+			})
+			cs := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: url}, rules.Rev20251125)
+			if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "get_customer", Arguments: map[string]any{"customer_id": "C-1002"}}); err != nil {
+				t.Fatal(err)
+			}
+			waitScreen("report card entry", func(s string) bool { return strings.Contains(s, "STAFF_RECORD_RESTRICTED") && strings.Contains(s, "no call yet") })
+			_ = cs.Close()
+			stopWithin(t, cmd, sig, time.Second)
+			b, _ := os.ReadFile(report)
+			if !strings.Contains(string(b), "## go-sdk-binary 1.8.0") || !strings.Contains(string(b), "STAFF_RECORD_RESTRICTED") {
+				t.Errorf("report:\n%s", b)
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
 	"github.com/errorlab/errorlab/scenarios"
@@ -148,6 +149,9 @@ func (a *app) serveHTTP(ctx context.Context, s *serve.Server, f serveFlags) erro
 	served := make(chan error, 1)
 	go func() { served <- s.ServeHTTP(ctx, ln, f.allowRemote) }()
 	tuiErr := a.runTUI(ui.Options{Serve: &ui.ServeStart{Server: s, Stopped: ctx.Done()}})
+	if ctx.Err() != nil || errors.Is(tuiErr, tea.ErrInterrupted) {
+		tuiErr = nil // a signal stopped the server: the program was interrupted on purpose
+	}
 	cancel()
 	if err := <-served; err != nil {
 		return err
