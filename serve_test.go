@@ -413,7 +413,9 @@ func TestServeWatchStopsOnSignals(t *testing.T) {
 			if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "get_customer", Arguments: map[string]any{"customer_id": "C-1002"}}); err != nil {
 				t.Fatal(err)
 			}
-			waitScreen("report card entry", func(s string) bool { return strings.Contains(s, "STAFF_RECORD_RESTRICTED") && strings.Contains(s, "no call yet") })
+			waitScreen("report card entry", func(s string) bool {
+				return strings.Contains(s, "STAFF_RECORD_RESTRICTED") && strings.Contains(s, "no call yet")
+			})
 			_ = cs.Close()
 			stopWithin(t, cmd, sig, time.Second)
 			b, _ := os.ReadFile(report)

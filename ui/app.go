@@ -85,6 +85,11 @@ type Options struct {
 	// Serve, when set, opens the watch screen on a server `errorlab serve
 	// --watch` is running (with Home behind it).
 	Serve *ServeStart
+	// NoSignalHandler leaves SIGINT and SIGTERM to the caller: `errorlab
+	// serve --watch` stops its server on them and the watch screen then
+	// ends the program (Bubble Tea v1.3.10's own handler can hang when the
+	// program ends another way as a signal arrives).
+	NoSignalHandler bool
 }
 
 // ServeStart is the server the watch screen opens on (servepage.Start).
@@ -97,7 +102,11 @@ type QuizStart = quizpage.Start
 // Run starts the app full screen (alternate screen) and returns when the
 // user quits. The error is Bubble Tea's (no terminal, a failed render).
 func Run(opts Options) error {
-	m, err := tea.NewProgram(New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120)).Run()
+	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120)}
+	if opts.NoSignalHandler {
+		popts = append(popts, tea.WithoutSignalHandler())
+	}
+	m, err := tea.NewProgram(New(opts), popts...).Run()
 	if a, ok := m.(*App); ok {
 		a.Close()
 	}

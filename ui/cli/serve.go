@@ -148,7 +148,7 @@ func (a *app) serveHTTP(ctx context.Context, s *serve.Server, f serveFlags) erro
 	ctx, cancel := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- s.ServeHTTP(ctx, ln, f.allowRemote) }()
-	tuiErr := a.runTUI(ui.Options{Serve: &ui.ServeStart{Server: s, Stopped: ctx.Done()}})
+	tuiErr := a.runTUI(ui.Options{Serve: &ui.ServeStart{Server: s, Stopped: ctx.Done()}, NoSignalHandler: true})
 	if ctx.Err() != nil || errors.Is(tuiErr, tea.ErrInterrupted) {
 		tuiErr = nil // a signal stopped the server: the program was interrupted on purpose
 	}
