@@ -54,14 +54,14 @@ func (a *app) serveCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.http, "http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio, e.g. 127.0.0.1:8765")
+	fl.StringVar(&f.http, "http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio, e.g. 127.0.0.1:8765")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "with --http, allow an address other machines can reach (prints a warning)")
-	fl.StringVar(&f.scenario, "scenario", "", "fail calls the way this lab scenario does (see `errorlab scenarios list`)")
-	fl.StringVar(&f.script, "script", "", "a YAML file of failures call by call (steps: - tool: lookup_order / failure: timeout)")
+	fl.StringVar(&f.scenario, "scenario", "", "fail calls the way the lab scenario `ID` does (errorlab scenarios list shows them)")
+	fl.StringVar(&f.script, "script", "", "a YAML `FILE` of failures call by call (steps: - tool: lookup_order / failure: timeout)")
 	fl.StringVar(&f.style, "style", "good", "how failures are written: good, bad (the scenario's main bad style; generic without one) or a style name")
-	fl.StringVar(&f.spec, "spec", "", "newest spec revision offered: 2025-06-18, 2025-11-25 or 2026-07-28 (default: every one; clients choose)")
-	fl.StringVar(&f.log, "log", "", "write every exchange to FILE as JSON lines")
-	fl.StringVar(&f.report, "report", "", "write the clients' report cards to FILE when the server stops")
+	fl.StringVar(&f.spec, "spec", "", "newest spec `REV` offered: 2025-06-18, 2025-11-25 or 2026-07-28 (default: every one; clients choose)")
+	fl.StringVar(&f.log, "log", "", "write every exchange to `FILE` as JSON lines")
+	fl.StringVar(&f.report, "report", "", "write the clients' report cards to `FILE` when the server stops")
 	fl.StringVar(&f.reportFormat, "report-format", "", "md or json (default: json for a .json file, else md)")
 	fl.BoolVar(&f.watch, "watch", false, "with --http, watch the exchanges and report cards live in the terminal")
 	return cmd
