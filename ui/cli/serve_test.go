@@ -58,8 +58,9 @@ func categoryOf(t *testing.T, line string) (int, string) {
 }
 
 // TestServeScenarioFailsLikeTheLab: --scenario timeout-second-try times
-// out the first lookup_order and answers the second; stderr says which
-// call the scenario is about, and the report card is written.
+// out the first lookup_order the server takes and answers the second;
+// stderr says which call the scenario is about, and the report card is
+// written.
 func TestServeScenarioFailsLikeTheLab(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "card.md")
 	code, out, errOut := serveStdio(t, []string{initLine,
@@ -74,8 +75,10 @@ func TestServeScenarioFailsLikeTheLab(t *testing.T) {
 		id, cat := categoryOf(t, l)
 		got[id] = cat
 	}
-	if got[2] != "transient" || got[3] != "" {
-		t.Errorf("first call %q, second %q: want a timeout, then the order", got[2], got[3])
+	// Piped at once, the two calls run on mcp-go's workers in either order:
+	// whichever the server takes first times out, the other gets the order.
+	if (got[2] == "transient") == (got[3] == "transient") || got[2]+got[3] != "transient" {
+		t.Errorf("calls 2 and 3: %q and %q; want one timeout and one order", got[2], got[3])
 	}
 	if !strings.Contains(errOut, `ask your client to call lookup_order with {"order_id":"ORD-4471"}`) {
 		t.Errorf("stderr does not say what to call:\n%s", errOut)
