@@ -509,8 +509,9 @@ var stdioMu sync.Mutex
 // ServeStdio serves newline-delimited JSON-RPC on r and w with mcp-go's
 // stdio server until r ends or ctx is cancelled, with Preflight in front
 // of it. A message over MaxMessageBytes is read to its end, dropped and
-// answered with OversizeReply; serving goes on. Only one ServeStdio runs
-// at a time in a process; a second waits for the first.
+// answered with OversizeReply; serving goes on. When r ends, the requests
+// already read are answered before it returns (up to 10 s). Only one
+// ServeStdio runs at a time in a process; a second waits for the first.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	stdioMu.Lock()
 	defer stdioMu.Unlock()
