@@ -39,6 +39,7 @@ import (
 	quizpage "github.com/errorlab/errorlab/ui/pages/quiz"
 	"github.com/errorlab/errorlab/ui/pages/reference"
 	"github.com/errorlab/errorlab/ui/pages/scenario"
+	servepage "github.com/errorlab/errorlab/ui/pages/serve"
 	wtpage "github.com/errorlab/errorlab/ui/pages/walkthrough"
 	"github.com/errorlab/errorlab/ui/styles"
 )
@@ -92,6 +93,14 @@ type Options struct {
 	Room common.Room
 	// Teacher opens the teacher's dashboard of a class instead of Home.
 	Teacher *TeacherStart
+	// Serve, when set, opens the watch screen on a server `errorlab serve
+	// --watch` is running (with Home behind it).
+	Serve *ServeStart
+	// NoSignalHandler leaves SIGINT and SIGTERM to the caller: `errorlab
+	// serve --watch` stops its server on them and the watch screen then
+	// ends the program (Bubble Tea v1.3.10's own handler can hang when the
+	// program ends another way as a signal arrives).
+	NoSignalHandler bool
 }
 
 // TeacherStart opens the app on a class's dashboard: the room and where
@@ -101,6 +110,9 @@ type TeacherStart struct {
 	Opts classpage.DashboardOptions
 }
 
+// ServeStart is the server the watch screen opens on (servepage.Start).
+type ServeStart = servepage.Start
+
 // QuizStart opens the app directly in a quiz session (`errorlab quiz`):
 // mode, topic, count, exam minutes, seed and pass line.
 type QuizStart = quizpage.Start
@@ -108,7 +120,11 @@ type QuizStart = quizpage.Start
 // Run starts the app full screen (alternate screen) and returns when the
 // user quits. The error is Bubble Tea's (no terminal, a failed render).
 func Run(opts Options) error {
-	m, err := tea.NewProgram(New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120)).Run()
+	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120)}
+	if opts.NoSignalHandler {
+		popts = append(popts, tea.WithoutSignalHandler())
+	}
+	m, err := tea.NewProgram(New(opts), popts...).Run()
 	if a, ok := m.(*App); ok {
 		a.Close()
 	}
@@ -163,6 +179,8 @@ func New(opts Options) tea.Model {
 	switch {
 	case opts.Teacher != nil:
 		a.stack = []common.Screen{classpage.NewDashboard(c, opts.Teacher.Hub, opts.Teacher.Opts)}
+	case opts.Serve != nil:
+		a.stack = append(a.stack, servepage.New(c, opts.Serve))
 	case opts.Quiz != nil:
 		a.stack = append(a.stack, quizpage.NewMenu(c, opts.Quiz))
 	case opts.WalkthroughID != "":
@@ -226,6 +244,8 @@ func (a *App) Init() tea.Cmd {
 		return s.Activate() // `errorlab walkthrough NAME`: load the step, link
 	case *classpage.Dashboard:
 		return s.Activate() // the teacher's dashboard: hear the room
+	case *servepage.Model:
+		return s.Activate() // `errorlab serve --watch`: watch the server
 	}
 	if a.c.Room != nil {
 		a.reportWhere()
@@ -260,6 +280,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.push(checkpage.New(a.c))
 	case common.OpenFindingsMsg:
 		cmd = a.push(checkpage.NewResult(a.c, msg.Title, check.Item{Request: msg.Request, Response: msg.Response, Tools: msg.Tools, Spec: msg.Spec}))
+	case common.OpenServeMsg:
+		cmd = a.push(servepage.NewHome(a.c))
 	case common.OpenWalkthroughMsg:
 		if s := a.presenting(msg.ID, msg.Presenter); s != nil {
 			cmd = a.push(s)

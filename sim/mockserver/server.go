@@ -23,6 +23,7 @@ import (
 	"log"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -47,6 +48,25 @@ type Options struct {
 	// Faults injects failures by tool name; the key "*" applies to every tool
 	// without its own entry.
 	Faults map[string]Fault
+	// Sequence injects failures call by call: the nth call of a tool (the
+	// first is 1) gets Sequence[tool][n-1]; calls past the end of a tool's
+	// list get Faults as usual. `errorlab serve --script` fills it.
+	Sequence map[string][]Fault
+	// FailureModes adds the practice argument failure_mode to every tool
+	// (the lesson's build exercise): the declarations list each mode and
+	// what it teaches, and a call that names a mode fails that way (see
+	// FailureModeNames). customer_lookup keeps its own modes as they are.
+	FailureModes bool
+	// Newest is the newest revision the server offers ("" offers every
+	// revision mcp-go knows): initialize answers at most this revision and
+	// server/discover lists only the revisions up to it, so a client
+	// settles on it or older. `errorlab serve --spec` sets it.
+	Newest rules.Revision
+	// Clock gives the server's time in seconds, read when a call's context
+	// carries no virtual time (WithVirtualTime): with it, a rate limit
+	// holds until its retryAfterSeconds have passed on this clock. nil
+	// means calls without virtual time are timeless.
+	Clock func() float64
 	// Log receives what must never reach a tool result: the detail behind a
 	// correlationId, recovered panics. Default: discarded.
 	Log io.Writer
@@ -65,6 +85,7 @@ type Server struct {
 	limitedUntil map[string]float64 // virtual time a rate limit lifts, by tool
 	serial       int
 	negotiated   rules.Revision
+	timedOut     map[string]bool // failure_mode timeout: calls (tool+arguments) that timed out once
 }
 
 var sharedValidator = sync.OnceValue(newInputValidator)
@@ -86,18 +107,53 @@ func New(opts Options) *Server {
 		log:          log.New(opts.Log, "errorlab-mock ", log.LstdFlags|log.LUTC),
 		attemptsBy:   map[string]int{},
 		limitedUntil: map[string]float64{},
+		timedOut:     map[string]bool{},
 	}
-	s.mcp = server.NewMCPServer(Name, Version,
+	if opts.FailureModes {
+		s.validator = sharedModesValidator()
+	}
+	sopts := []server.ServerOption{
 		server.WithToolCapabilities(false),
 		// Outermost: mcp-go's own recovery, which turns a panic into a
 		// -32603 carrying the panic text. Only the bad styles reach it.
 		server.WithRecovery(),
 		server.WithToolHandlerMiddleware(s.recoverPanics),
-	)
+	}
+	if opts.Newest != "" {
+		hooks := &server.Hooks{}
+		hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
+			if res != nil && res.ProtocolVersion > string(opts.Newest) {
+				res.ProtocolVersion = string(opts.Newest)
+			}
+		})
+		sopts = append(sopts, server.WithHooks(hooks))
+	}
+	s.mcp = server.NewMCPServer(Name, Version, sopts...)
 	for _, t := range tools {
-		s.mcp.AddTool(t.declaration(), s.handler(t))
+		s.mcp.AddTool(s.declare(t), s.handler(t))
 	}
 	return s
+}
+
+// OfferedVersions lists the protocol versions the server offers, newest
+// first: every version mcp-go knows, up to Options.Newest.
+func (s *Server) OfferedVersions() []string {
+	var out []string
+	for _, v := range mcp.ValidProtocolVersions {
+		if s.opts.Newest == "" || v <= string(s.opts.Newest) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// offering tells mcp-go's server/discover the versions the server offers,
+// when Options.Newest limits them and the transport has not said.
+func (s *Server) offering(ctx context.Context) context.Context {
+	if s.opts.Newest == "" {
+		return ctx
+	}
+	return server.WithSupportedProtocolVersions(ctx, s.OfferedVersions())
 }
 
 // MCPServer is the underlying mcp-go server.
@@ -112,7 +168,7 @@ func (s *Server) Tools() []mcp.Tool {
 	out := make([]mcp.Tool, 0, len(tools))
 	for _, name := range ToolNames() {
 		t, _ := specFor(name)
-		out = append(out, t.declaration())
+		out = append(out, s.declare(t))
 	}
 	return out
 }
@@ -163,15 +219,26 @@ func (s *Server) nextSerial() int {
 	return s.serial
 }
 
-func (s *Server) faultFor(tool string) Fault {
+// faultFor is the fault injected into attempt n of a tool: its entry in
+// Options.Sequence, else its entry in Options.Faults, else Faults["*"].
+func (s *Server) faultFor(tool string, attempt int) Fault {
+	if seq := s.opts.Sequence[tool]; attempt >= 1 && attempt <= len(seq) {
+		return seq[attempt-1]
+	}
 	if f, found := s.opts.Faults[tool]; found {
 		return f
 	}
 	return s.opts.Faults["*"]
 }
 
-func (t toolSpec) declaration() mcp.Tool {
-	tool := mcp.NewToolWithRawSchema(t.name, t.description, json.RawMessage(t.inputSchema))
+// declare is a tool's declaration as this server lists it: with the
+// failure_mode practice argument when Options.FailureModes is on.
+func (s *Server) declare(t toolSpec) mcp.Tool {
+	description, schema := t.description, t.inputSchema
+	if s.opts.FailureModes {
+		description, schema = t.withModes()
+	}
+	tool := mcp.NewToolWithRawSchema(t.name, description, json.RawMessage(schema))
 	tool.OutputSchema = mcp.ToolOutputSchema{}
 	tool.RawOutputSchema = t.outputSchema()
 	tool.Annotations = mcp.ToolAnnotation{
@@ -199,8 +266,13 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 			args = map[string]any{}
 		}
 
-		f := s.faultFor(t.name)
-		if s.rateLimited(ctx, t.name, f, attempt) {
+		f := s.faultFor(t.name, attempt)
+		fires := s.rateLimited(ctx, t.name, f, attempt)
+		if mode, practised := s.practiceMode(t, args); practised {
+			args = withoutMode(args)
+			f, fires = mode, s.modeFires(ctx, t.name, mode, argsKey(args))
+		}
+		if fires {
 			switch f.Kind {
 			case FaultPanic:
 				panic(fmt.Sprintf("%s: nil order record at /srv/support-tools/handlers.go:132", t.name))
@@ -242,6 +314,18 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 
 type virtualTimeKey struct{}
 
+// now is the time of a call: its virtual time (WithVirtualTime), else
+// Options.Clock; timed is false when there is neither.
+func (s *Server) now(ctx context.Context) (seconds float64, timed bool) {
+	if v, ok := ctx.Value(virtualTimeKey{}).(float64); ok {
+		return v, true
+	}
+	if s.opts.Clock != nil {
+		return s.opts.Clock(), true
+	}
+	return 0, false
+}
+
 // WithVirtualTime tells the server the caller's virtual time in seconds
 // (the simulated agents' clock), so a rate limit can be enforced in time:
 // a resend before retryAfterSeconds have passed is refused again, whatever
@@ -254,7 +338,7 @@ func WithVirtualTime(ctx context.Context, seconds float64) context.Context {
 // rate limit until its retryAfterSeconds have passed in virtual time.
 func (s *Server) rateLimited(ctx context.Context, tool string, f Fault, attempt int) bool {
 	active := f.active(attempt)
-	now, timed := ctx.Value(virtualTimeKey{}).(float64)
+	now, timed := s.now(ctx)
 	if f.Kind != FaultRateLimit || !timed {
 		return active
 	}
@@ -288,6 +372,9 @@ func (s *Server) recoverPanics(next server.ToolHandlerFunc) server.ToolHandlerFu
 					panic(r)
 				}
 				args, _ := req.Params.Arguments.(map[string]any)
+				if s.opts.FailureModes {
+					args = withoutMode(args) // the lab's call: the same correlationId
+				}
 				corr := correlationID(req.Params.Name+"/panic"+argsKey(args), s.Attempts(req.Params.Name))
 				s.log.Printf("%s %s: recovered panic: %v", req.Params.Name, corr, r)
 				result, err = internalFault(req.Params.Name, corr).render(StyleGood)
@@ -322,23 +409,14 @@ func mustMarshal(v any) []byte {
 
 // HandleMessage answers one JSON-RPC message with the exact bytes the stdio
 // transport would write for it (without the trailing newline), or nil for
-// a notification. It adds the revision's input-validation layer in front
-// of mcp-go: under 2025-06-18, arguments that break a tool's inputSchema
-// get a -32602 protocol error (LESSON-RULES §1).
+// a notification. Preflight answers first (malformed JSON, a batch, params
+// of the wrong shape, and under 2025-06-18 arguments that break a tool's
+// inputSchema: LESSON-RULES §1); mcp-go answers the rest.
 func (s *Server) HandleMessage(ctx context.Context, raw []byte) []byte {
-	var h requestHead
-	if err := json.Unmarshal(raw, &h); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) || !json.Valid(raw) {
-			return parseErrorReply
-		}
-		h = requestHead{} // valid JSON of another shape: mcp-go answers it
-	}
-	s.observeHead(h)
-	if reply := s.preflightHead(h); reply != nil {
+	if reply := s.Preflight(raw); reply != nil {
 		return reply
 	}
-	resp := s.mcp.HandleMessage(ctx, json.RawMessage(raw))
+	resp := s.mcp.HandleMessage(s.offering(ctx), json.RawMessage(raw))
 	if resp == nil {
 		return nil
 	}
@@ -356,19 +434,17 @@ type requestHead struct {
 	} `json:"params"`
 }
 
-// observe records the revision a client negotiates with initialize.
-func (s *Server) observe(raw []byte) {
-	var h requestHead
-	if json.Unmarshal(raw, &h) == nil {
-		s.observeHead(h)
-	}
-}
-
 func (s *Server) observeHead(h requestHead) {
 	if h.Method != string(mcp.MethodInitialize) {
 		return
 	}
 	if r, err := rules.ParseRevision(h.Params.ProtocolVersion); err == nil {
+		if r.Stateless() {
+			r = rules.Rev20251125 // initialize cannot settle on a stateless revision: mcp-go answers its newest legacy one
+		}
+		if s.opts.Newest != "" && r > s.opts.Newest {
+			r = s.opts.Newest // the revision initialize answers (Options.Newest)
+		}
 		s.mu.Lock()
 		s.negotiated = r
 		s.mu.Unlock()
@@ -398,17 +474,9 @@ func (s *Server) revisionOfHead(h requestHead) rules.Revision {
 	return s.opts.Revision
 }
 
-// preflight is the 2025-06-18 input-validation layer: a tools/call whose
-// arguments break the tool's inputSchema is a -32602 protocol error.
+// preflightHead is the 2025-06-18 input-validation layer: a tools/call
+// whose arguments break the tool's inputSchema is a -32602 protocol error.
 // Later revisions let the call through and the handler answers isError.
-func (s *Server) preflight(raw []byte) []byte {
-	var h requestHead
-	if json.Unmarshal(raw, &h) != nil {
-		return nil
-	}
-	return s.preflightHead(h)
-}
-
 func (s *Server) preflightHead(h requestHead) []byte {
 	if h.Method != string(mcp.MethodToolsCall) || len(h.ID) == 0 {
 		return nil
@@ -430,44 +498,60 @@ func (s *Server) preflightHead(h requestHead) []byte {
 	})
 }
 
+// stdioDrain bounds how long the end of a stdio session waits for the
+// answers to requests still being served.
+const stdioDrain = 10 * time.Second
+
 // stdioMu serialises stdio sessions in one process: mcp-go's stdio server
 // keeps its session in a package-level variable.
 var stdioMu sync.Mutex
 
 // ServeStdio serves newline-delimited JSON-RPC on r and w with mcp-go's
-// stdio server until r ends or ctx is cancelled, with the revision's
-// input-validation layer in front of it. Only one ServeStdio runs at a
-// time in a process; a second waits for the first.
+// stdio server until r ends or ctx is cancelled, with Preflight in front
+// of it. A message over MaxMessageBytes is read to its end, dropped and
+// answered with OversizeReply; serving goes on. When r ends, the requests
+// already read are answered before it returns (up to 10 s). Only one
+// ServeStdio runs at a time in a process; a second waits for the first.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	stdioMu.Lock()
 	defer stdioMu.Unlock()
 
-	out := &lockedWriter{w: w}
+	waits := newReplyWait()
+	out := &lockedWriter{w: &answerTap{w: w, rw: waits}}
 	pr, pw := io.Pipe()
 	go func() {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), rules.MaxEnvelopeBytes)
-		for sc.Scan() {
-			line := bytes.TrimSpace(sc.Bytes())
+		br := bufio.NewReaderSize(r, 64*1024)
+		for {
+			line, err := readMessage(br, MaxMessageBytes)
+			if errors.Is(err, errTooLong) {
+				_, _ = out.Write(append(append([]byte(nil), oversizeReply...), '\n'))
+				continue
+			}
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = nil
+					waits.wait(ctx, stdioDrain) // answer what was asked before the input ended
+				}
+				_ = pw.CloseWithError(err)
+				return
+			}
+			line = bytes.TrimSpace(line)
 			if len(line) == 0 {
 				continue
 			}
-			if json.Valid(line) {
-				s.observe(line)
-				if reply := s.preflight(line); reply != nil {
-					_, _ = out.Write(append(reply, '\n'))
-					continue
-				}
+			if reply := s.Preflight(line); reply != nil {
+				_, _ = out.Write(append(append([]byte(nil), reply...), '\n'))
+				continue
 			}
-			if _, err := pw.Write(append(append([]byte{}, line...), '\n')); err != nil {
+			waits.expect(line)
+			if _, err := pw.Write(append(line, '\n')); err != nil {
 				return
 			}
 		}
-		_ = pw.CloseWithError(sc.Err())
 	}()
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(s.log)
-	err := stdio.Listen(ctx, pr, out)
+	err := stdio.Listen(s.offering(ctx), pr, out)
 	_ = pr.Close()
 	if err == io.EOF || err == context.Canceled {
 		return nil

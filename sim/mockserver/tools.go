@@ -70,6 +70,10 @@ var customerJSON = `{"type":"object","required":["customerId","name","email","ti
 	`"customerId":{"type":"string"},"name":{"type":"string"},"email":{"type":"string"},"tier":{"type":"string"},` +
 	`"memberSince":{"type":"string"},"openOrders":{"type":"integer"}}}`
 
+// EscalationTool is the tool that hands a case to a person: calling it is
+// the escalate_human recovery action (LESSON-RULES §8).
+const EscalationTool = "escalate_to_human"
+
 // tools is the catalogue, in the order tools/list shows them.
 var tools = []toolSpec{
 	{

@@ -21,9 +21,14 @@ type inputValidator struct {
 }
 
 func newInputValidator() *inputValidator {
+	return newInputValidatorFrom(func(t toolSpec) string { return t.inputSchema })
+}
+
+// newInputValidatorFrom compiles the inputSchema schemaOf gives each tool.
+func newInputValidatorFrom(schemaOf func(toolSpec) string) *inputValidator {
 	v := &inputValidator{schemas: map[string]*jsonschema.Schema{}}
 	for _, t := range tools {
-		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(t.inputSchema))
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schemaOf(t)))
 		if err != nil {
 			panic(fmt.Sprintf("mockserver: tool %s inputSchema is not JSON: %v", t.name, err))
 		}

@@ -243,6 +243,8 @@ func whyWrong(s Situation, a Action, rec Recommendation) (Rule, string) {
 			return Lookup(RuleValidEmpty), "There is no refusal to explain: the query ran and found no match."
 		case "protocol":
 			return Lookup(RuleProtocolLayer), "The model never received a refusal; the request was broken before any tool ran."
+		case "permission":
+			return Lookup(RulePermission), "No rule refused the request: the caller lacks access, and the task is still undone. Hand it to a person who has the access instead of stopping at the refusal."
 		}
 		return rec.Rule, "There is no policy refusal to explain here."
 	case EscalateHuman:

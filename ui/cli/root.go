@@ -36,7 +36,9 @@ const (
 type Env struct {
 	// Stdout and Stderr receive the commands' output and errors.
 	Stdout, Stderr io.Writer
-	// Stdin is read by `errorlab check` when it is given no file (nil: none).
+	// Stdin is read by `errorlab check` when it is given no file, and
+	// `errorlab serve` reads JSON-RPC from it over stdio; nil is none for
+	// check and the process's standard input for serve.
 	Stdin io.Reader
 	// IsTerminal reports whether Stdout is a terminal; the TUI commands
 	// refuse to start without one.
@@ -126,6 +128,7 @@ func New(env Env) *cobra.Command {
 	root.AddCommand(a.labCmd(), a.scenariosCmd(), a.agentCmd(), a.quizCmd(), a.questionsCmd(), a.reportCmd(), a.walkthroughCmd(), a.walkthroughsCmd())
 	root.AddCommand(a.checkCmd())
 	root.AddCommand(a.classroomCmd())
+	root.AddCommand(a.serveCmd())
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	return root

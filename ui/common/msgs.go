@@ -40,6 +40,9 @@ type (
 	// OpenWalkthroughsMsg opens the list of classroom walkthroughs (Home's
 	// Present).
 	OpenWalkthroughsMsg struct{}
+	// OpenServeMsg opens the serve screen (Home's Serve): the mock server
+	// over HTTP for the learner's own client, watched live.
+	OpenServeMsg struct{}
 	// OpenWalkthroughMsg presents walkthrough ID: the audience view (the
 	// room's screen, which hosts the link), or with Presenter the
 	// presenter view (notes, the next step, the timer) joined to it.

@@ -31,7 +31,7 @@ func Items() []Item {
 		{Name: "Practice & exam", Desc: "Practice by topic, a timed mock exam, review of what you missed, and your results.", Open: common.OpenQuizMsg{}},
 		{Name: "Present", Desc: "Classroom walkthroughs: present a failure to the room step by step, every call live, with presenter notes and a timer.", Open: common.OpenWalkthroughsMsg{}},
 		{Name: "Check a server", Desc: "Grade the error responses of any MCP server against the lesson rules.", Open: common.OpenCheckMsg{}},
-		{Name: "Serve", Desc: "Run the mock server over stdio for your own MCP client or agent.", Coming: true},
+		{Name: "Serve", Desc: "Serve the mock server to your own MCP client over HTTP, watch every exchange and get a report card of how it recovered.", Open: common.OpenServeMsg{}},
 	}
 }
 

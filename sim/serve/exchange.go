@@ -1,0 +1,192 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/errorlab/errorlab/sim/rules"
+)
+
+// Exchange is one JSON-RPC request and its response as they crossed the
+// wire, with what the server read from them.
+type Exchange struct {
+	// Seq numbers the exchanges of the whole server, from 1.
+	Seq       int
+	Session   string
+	Transport string
+	// Spec is the revision the exchange was served under.
+	Spec rules.Revision
+	// Received is when the request arrived; Sent when the response left.
+	Received, Sent time.Time
+	// Request and Response are the bytes exactly as received and sent
+	// (without a transport's framing: stdio's newline, HTTP's headers).
+	// Response is nil for a notification.
+	Request, Response []byte
+	// HTTPStatus is the status of an HTTP response (0 over stdio).
+	HTTPStatus int
+
+	// Method is the request's method ("" for bytes that are not a request).
+	Method string
+	// Tool and Arguments are a tools/call's params.name and params.arguments
+	// (arguments compacted, keys sorted).
+	Tool      string
+	Arguments json.RawMessage
+	// Client is the clientInfo the request carries (initialize's, or
+	// 2026-07-28's _meta), as "name version".
+	Client string
+	// Class is rules.Classify of a tools/call's response.
+	Class *rules.Classification
+}
+
+// requestHead is what the server reads from a request.
+type requestHead struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Name            string          `json:"name"`
+		Arguments       json.RawMessage `json:"arguments"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		ClientInfo      *clientInfo     `json:"clientInfo"`
+		Meta            struct {
+			ProtocolVersion string      `json:"io.modelcontextprotocol/protocolVersion"`
+			ClientInfo      *clientInfo `json:"io.modelcontextprotocol/clientInfo"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
+type clientInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+func (c *clientInfo) String() string {
+	if c == nil || c.Name == "" {
+		return ""
+	}
+	if c.Version == "" {
+		return c.Name
+	}
+	return c.Name + " " + c.Version
+}
+
+// readHead parses a request's head; ok is false for bytes that are not a
+// JSON object of that shape.
+func readHead(raw []byte) (h requestHead, ok bool) {
+	return h, json.Unmarshal(raw, &h) == nil
+}
+
+// client is the clientInfo a request names, "" if none.
+func (h requestHead) client() string {
+	if c := h.Params.ClientInfo.String(); c != "" && h.Method == "initialize" {
+		return c
+	}
+	return h.Params.Meta.ClientInfo.String()
+}
+
+// exchangeOf reads an exchange from its request (head already read) and
+// response.
+func exchangeOf(req, resp []byte, h requestHead, ok bool) Exchange {
+	ex := Exchange{Request: req, Response: resp}
+	if !ok {
+		return ex
+	}
+	ex.Method, ex.Client = h.Method, h.client()
+	if h.Method == "tools/call" {
+		ex.Tool = h.Params.Name
+		ex.Arguments = canonicalArgs(h.Params.Arguments)
+		if cl, err := rules.Classify(resp); err == nil {
+			ex.Class = &cl
+		}
+	}
+	return ex
+}
+
+// canonicalArgs is arguments re-encoded with sorted keys and no spaces,
+// so two calls compare equal when their arguments are the same values.
+// Missing or null arguments are {}.
+func canonicalArgs(raw json.RawMessage) json.RawMessage {
+	var v any
+	if len(bytes.TrimSpace(raw)) == 0 || json.Unmarshal(raw, &v) != nil || v == nil {
+		return json.RawMessage(`{}`)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return b
+}
+
+// logPreview is how much of a frame over 1 MiB the log keeps.
+const logPreview = 256
+
+// LogJSON is the exchange as one line of the exchange log (`errorlab
+// serve --log FILE`), newline included: one JSON object per exchange,
+//
+//	{"time":"<RFC3339Nano, when the request arrived>",
+//	 "session":"<client session id>",
+//	 "spec":"<revision the exchange was served under>",
+//	 "transport":"stdio|http",
+//	 "request":<the JSON-RPC request exactly as received>,
+//	 "response":<the JSON-RPC response exactly as sent, or null for a notification>}
+//
+// request and response are embedded as the JSON they were, byte for byte
+// (never re-encoded). Bytes that are not JSON (a malformed frame) are
+// embedded as a JSON string holding them, and a frame over 1 MiB as a
+// string of its first 256 bytes followed by "…"; a request sent with line
+// breaks inside it (possible over HTTP) is compacted onto one line. An
+// HTTP status other than 200 is added as "httpStatus". `errorlab check`
+// reads these lines.
+func (ex Exchange) LogJSON() []byte {
+	var b bytes.Buffer
+	b.Grow(len(ex.Request) + len(ex.Response) + 160)
+	b.WriteString(`{"time":`)
+	b.WriteString(strconv.Quote(ex.Received.Format(time.RFC3339Nano)))
+	b.WriteString(`,"session":`)
+	writeString(&b, ex.Session)
+	b.WriteString(`,"spec":`)
+	writeString(&b, string(ex.Spec))
+	b.WriteString(`,"transport":`)
+	writeString(&b, ex.Transport)
+	if ex.HTTPStatus != 0 && ex.HTTPStatus != 200 {
+		b.WriteString(`,"httpStatus":`)
+		b.WriteString(strconv.Itoa(ex.HTTPStatus))
+	}
+	b.WriteString(`,"request":`)
+	writeRaw(&b, ex.Request)
+	b.WriteString(`,"response":`)
+	if ex.Response == nil {
+		b.WriteString("null")
+	} else {
+		writeRaw(&b, ex.Response)
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// writeRaw embeds raw as JSON: as it is when it is JSON on one line,
+// compacted when it is JSON over several lines, else as a string.
+func writeRaw(b *bytes.Buffer, raw []byte) {
+	t := bytes.TrimSpace(raw)
+	if len(t) > 0 && json.Valid(t) {
+		if bytes.ContainsAny(t, "\r\n") {
+			_ = json.Compact(b, t)
+			return
+		}
+		b.Write(t)
+		return
+	}
+	if len(raw) > logPreview*4 {
+		raw = append(append([]byte(nil), raw[:logPreview]...), "…"...)
+	}
+	writeString(b, string(raw))
+}
+
+// writeString writes s as a JSON string, with <, > and & kept as they are.
+func writeString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Truncate(b.Len() - 1) // Encode's newline
+}

@@ -1,0 +1,504 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/errorlab/errorlab/sim/mockserver"
+)
+
+// Path is where the Streamable HTTP transport serves MCP.
+const Path = "/mcp"
+
+// What mcp-go's StreamableHTTPServer does here, and what this file adds
+// around it (the closing note of issue 10 repeats it):
+//
+// mcp-go does: the session id (Mcp-Session-Id) minted on initialize and
+// checked on every request, with 404 once a session is deleted; the GET
+// stream (SSE) of a session and DELETE; under 2026-07-28 the stateless
+// rules (no session id minted or honoured, GET and DELETE answered 405,
+// MCP-Protocol-Version required and checked against _meta, Mcp-Method and
+// Mcp-Name checked against the body, JSON-RPC errors mapped to HTTP
+// statuses); the Host check against DNS rebinding for loopback
+// connections; server/discover's version list.
+//
+// This file adds: one mock server (and one StreamableHTTPServer) per
+// client session, since a StreamableHTTPServer serves one MCPServer and
+// the engine's state (attempts, the negotiated revision) is per client;
+// 400 for a request without a session id and 404 for an unknown one (mcp-go
+// accepts any id by default, and opens a GET stream without one); the
+// engine's Preflight in front (mcp-go would call the MCPServer directly
+// and skip it); the Origin check (mcp-go checks only Host); a 1 MiB body
+// limit (mcp-go reads any size); grouping 2026-07-28 requests into one
+// client session by the clientInfo of their _meta; and the exchange log.
+
+// Listen opens a TCP listener on addr ("127.0.0.1:8765", ":0"). Unless
+// allowRemote, the host must be a loopback address or localhost, so the
+// server is never reachable from another machine by accident.
+func Listen(addr string, allowRemote bool) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--http %q: want HOST:PORT, e.g. 127.0.0.1:8765 (%v)", addr, err)
+	}
+	if !allowRemote && !isLoopbackHost(host) {
+		if host == "" {
+			host = "every interface"
+		}
+		return nil, fmt.Errorf("--http %q listens on %s, which other machines can reach: use 127.0.0.1 or localhost, or add --allow-remote if you mean it", addr, host)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on %s: %v", addr, err)
+	}
+	return ln, nil
+}
+
+// ServeHTTP serves MCP over Streamable HTTP at Path on ln until ctx is
+// cancelled, then stops within a second: open GET streams are closed and
+// requests in flight get half a second to finish. allowRemote lifts the
+// loopback-only Host and Origin checks (see Handler).
+func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, allowRemote bool) error {
+	h := s.Handler(allowRemote)
+	s.setListening("http://" + ln.Addr().String() + Path)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: s.diag}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	h.closeStreams()
+	stop, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	if err := srv.Shutdown(stop); err != nil {
+		_ = srv.Close()
+	}
+	<-served
+	h.endAll()
+	return nil
+}
+
+// Handler is the Streamable HTTP transport as an http.Handler (MCP at
+// Path). Requests whose Host or Origin is not localhost, 127.0.0.1 or
+// [::1] get 403, against DNS rebinding (the MCP conformance suite's
+// dns-rebinding-protection, GHSA-w48q-cv73-mx4w); allowRemote accepts any
+// Host and an Origin naming the Host itself.
+func (s *Server) Handler(allowRemote bool) *HTTPHandler {
+	h := &HTTPHandler{s: s, allowRemote: allowRemote, legacy: map[string]*httpSession{}, stateless: map[string]*httpSession{}}
+	h.fallback = s.streamable(mockserver.New(s.mockOptions(mockserver.StyleGood)), server.WithStateLess(true))
+	return h
+}
+
+// HTTPHandler is the Streamable HTTP transport; see Server.Handler.
+type HTTPHandler struct {
+	s           *Server
+	allowRemote bool
+	// fallback answers GET and DELETE from 2026-07-28 clients (405).
+	fallback *server.StreamableHTTPServer
+
+	mu        sync.Mutex
+	legacy    map[string]*httpSession // by Mcp-Session-Id
+	stateless map[string]*httpSession // 2026-07-28 clients, by clientInfo
+}
+
+// httpSession is one client session over HTTP.
+type httpSession struct {
+	ss *session
+	h  *server.StreamableHTTPServer
+}
+
+// streamable wraps a client's mock server in mcp-go's transport.
+func (s *Server) streamable(srv *mockserver.Server, opts ...server.StreamableHTTPOption) *server.StreamableHTTPServer {
+	opts = append([]server.StreamableHTTPOption{
+		server.WithStreamableHTTPProtocolVersions(srv.OfferedVersions()...),
+		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(s.cfg.Diagnostics, nil))),
+	}, opts...)
+	return server.NewStreamableHTTPServer(srv.MCPServer(), opts...)
+}
+
+// oneSession is the session id manager of one client session: the id
+// decided before initialize reaches mcp-go, valid until DELETE.
+type oneSession struct {
+	id         string
+	terminated atomic.Bool
+}
+
+var errUnknownSession = errors.New("unknown session id")
+
+func (m *oneSession) Generate() string { return m.id }
+
+func (m *oneSession) Validate(id string) (bool, error) {
+	if id != m.id {
+		return false, errUnknownSession
+	}
+	return m.terminated.Load(), nil
+}
+
+func (m *oneSession) Terminate(id string) (bool, error) {
+	if id != m.id {
+		return false, errUnknownSession
+	}
+	m.terminated.Store(true)
+	return false, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != Path {
+		http.Error(w, "Not Found: MCP is served at "+Path, http.StatusNotFound)
+		return
+	}
+	if why := h.rebinding(r); why != "" {
+		h.s.diag.Printf("refused a request: %s", why)
+		http.Error(w, "Forbidden: "+why, http.StatusForbidden)
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodGet, http.MethodDelete:
+		h.sessionVerb(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		http.Error(w, "Method Not Allowed: MCP's Streamable HTTP transport uses POST, and GET and DELETE on a session", http.StatusMethodNotAllowed)
+	}
+}
+
+// rebinding says why a request must be refused against DNS rebinding:
+// its Host or Origin names a machine other than this one ("" if none).
+func (h *HTTPHandler) rebinding(r *http.Request) string {
+	if !h.allowRemote && !isLoopbackHost(r.Host) {
+		return fmt.Sprintf("the Host header %q is not localhost, 127.0.0.1 or [::1]", r.Host)
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return ""
+	}
+	u, err := url.Parse(origin)
+	if err == nil && u.Host != "" && (isLoopbackHost(u.Hostname()) || (h.allowRemote && strings.EqualFold(u.Host, r.Host))) {
+		return ""
+	}
+	return fmt.Sprintf("the Origin header %q is not a page of localhost, 127.0.0.1 or [::1]", origin)
+}
+
+// isLoopbackHost reports whether host (with or without a port) names
+// this machine: localhost or a loopback address.
+func isLoopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// post serves one JSON-RPC message.
+func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+	received := h.s.cfg.Now()
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mockserver.MaxMessageBytes))
+	sid := r.Header.Get(server.HeaderKeySessionID)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if !errors.As(err, &tooBig) {
+			http.Error(w, "Bad Request: the body could not be read", http.StatusBadRequest)
+			return
+		}
+		h.reply(w, h.known(sid), append(body[:min(len(body), logPreview)], "…"...), mockserver.OversizeReply(), http.StatusRequestEntityTooLarge, received)
+		return
+	}
+	head, headOK := readHead(body)
+	var hs *httpSession
+	fresh := false
+	switch {
+	case mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(head.Params.Meta.ProtocolVersion):
+		hs = h.statelessFor(head.client())
+	case head.Method == string(mcp.MethodInitialize):
+		hs, fresh = h.newLegacy(), true
+	case sid == "":
+		h.reply(w, nil, body, sessionError(head.ID, "Bad Request: no Mcp-Session-Id header. Send initialize first, then send the Mcp-Session-Id it returns with every request"), http.StatusBadRequest, received)
+		return
+	default:
+		if hs = h.known(sid); hs == nil {
+			h.reply(w, nil, body, sessionError(head.ID, "Session not found: this server does not know that Mcp-Session-Id (it ended or the server restarted). Send initialize again"), http.StatusNotFound, received)
+			return
+		}
+	}
+	// The engine's own front, as on every transport.
+	if reply := hs.ss.srv.Preflight(body); reply != nil {
+		status := http.StatusOK
+		if code := errorCode(reply); code == mcp.PARSE_ERROR || code == mcp.INVALID_REQUEST || mcp.IsModernProtocol(head.Params.Meta.ProtocolVersion) {
+			status = statusFor(code)
+		}
+		h.reply(w, hs, body, reply, status, received)
+		return
+	}
+	cw := &captureWriter{ResponseWriter: w}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	hs.h.ServeHTTP(cw, r)
+	cw.Flush() // the client has its answer now; the recording below need not hold it up
+	resp := cw.message(head.ID)
+	if fresh {
+		if cw.status() != http.StatusOK || cw.Header().Get(server.HeaderKeySessionID) != hs.ss.id {
+			h.s.dropSession(hs.ss)
+			return
+		}
+		h.mu.Lock()
+		h.legacy[hs.ss.id] = hs
+		h.mu.Unlock()
+	}
+	h.s.recordHead(hs.ss, body, resp, head, headOK, received, h.s.cfg.Now(), cw.status())
+	if cw.status() != http.StatusOK && cw.status() != http.StatusAccepted {
+		h.s.diag.Printf("session %s: HTTP %d for %s", hs.ss.id, cw.status(), head.Method)
+	}
+}
+
+// statusFor is the HTTP status of a JSON-RPC error written by the engine's
+// front: 400 for a message that is not a valid request (mcp-go's transport
+// does the same), and 2026-07-28's mapping for the rest.
+func statusFor(code int) int {
+	switch code {
+	case mcp.PARSE_ERROR, mcp.INVALID_REQUEST, mcp.INVALID_PARAMS:
+		return http.StatusBadRequest
+	case mcp.METHOD_NOT_FOUND:
+		return http.StatusNotFound
+	}
+	return http.StatusOK
+}
+
+func errorCode(reply []byte) int {
+	var m struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(reply, &m) != nil || m.Error == nil {
+		return 0
+	}
+	return m.Error.Code
+}
+
+// sessionError is a JSON-RPC error for a request the transport refuses.
+func sessionError(rawID json.RawMessage, msg string) []byte {
+	var id any
+	_ = json.Unmarshal(rawID, &id)
+	b, _ := json.Marshal(mcp.JSONRPCError{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(id),
+		Error:   mcp.NewJSONRPCErrorDetails(mcp.INVALID_REQUEST, msg, nil),
+	})
+	return b
+}
+
+// reply writes a JSON-RPC message the transport answers itself, and
+// records it when the request belongs to a session.
+func (h *HTTPHandler) reply(w http.ResponseWriter, hs *httpSession, req, resp []byte, status int, received time.Time) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(append([]byte(nil), resp...), '\n'))
+	if hs == nil {
+		h.s.diag.Printf("HTTP %d without a session: %s", status, firstLine(resp))
+		return
+	}
+	h.s.record(hs.ss, req, resp, received, h.s.cfg.Now(), status)
+}
+
+func firstLine(b []byte) string {
+	s := string(b)
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}
+
+// sessionVerb serves GET (the session's stream) and DELETE (its end).
+func (h *HTTPHandler) sessionVerb(w http.ResponseWriter, r *http.Request) {
+	if mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) {
+		h.fallback.ServeHTTP(w, r) // 405: 2026-07-28 has no session to stream or end
+		return
+	}
+	sid := r.Header.Get(server.HeaderKeySessionID)
+	if sid == "" {
+		http.Error(w, "Bad Request: no Mcp-Session-Id header; GET and DELETE act on the session initialize returned", http.StatusBadRequest)
+		return
+	}
+	hs := h.known(sid)
+	if hs == nil {
+		http.Error(w, "Session not found: send initialize again", http.StatusNotFound)
+		return
+	}
+	if r.Method == http.MethodGet {
+		h.s.diag.Printf("session %s opened its GET stream", sid)
+		hs.h.ServeHTTP(w, r)
+		return
+	}
+	cw := &captureWriter{ResponseWriter: w}
+	hs.h.ServeHTTP(cw, r)
+	if cw.status() == http.StatusOK {
+		h.mu.Lock()
+		delete(h.legacy, sid)
+		h.mu.Unlock()
+		h.s.endSession(hs.ss)
+	}
+}
+
+// known is the session with this id, or nil.
+func (h *HTTPHandler) known(sid string) *httpSession {
+	if sid == "" {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.legacy[sid]
+}
+
+// newLegacy starts a session for an initialize; it is registered once
+// mcp-go has accepted the handshake.
+func (h *HTTPHandler) newLegacy() *httpSession {
+	ss := h.s.newSession(newID(), TransportHTTP)
+	return &httpSession{ss: ss, h: h.s.streamable(ss.srv, server.WithSessionIdManager(&oneSession{id: ss.id}))}
+}
+
+// statelessFor is the session of a 2026-07-28 client: one per clientInfo
+// (there is no session id to tell clients apart).
+func (h *HTTPHandler) statelessFor(client string) *httpSession {
+	key := client
+	if key == "" {
+		key = "(no clientInfo)"
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if hs, ok := h.stateless[key]; ok {
+		return hs
+	}
+	ss := h.s.newSession("stateless-"+newID()[:8], TransportHTTP)
+	hs := &httpSession{ss: ss, h: h.s.streamable(ss.srv, server.WithStateLess(true))}
+	h.stateless[key] = hs
+	return hs
+}
+
+// closeStreams ends every open GET stream, so shutdown need not wait for
+// clients to hang up.
+func (h *HTTPHandler) closeStreams() {
+	h.mu.Lock()
+	all := make([]*httpSession, 0, len(h.legacy))
+	for _, hs := range h.legacy {
+		all = append(all, hs)
+	}
+	h.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	for _, hs := range all {
+		hs.h.CloseSessions(ctx)
+	}
+}
+
+// endAll ends every session's card.
+func (h *HTTPHandler) endAll() {
+	h.mu.Lock()
+	var all []*httpSession
+	for _, hs := range h.legacy {
+		all = append(all, hs)
+	}
+	for _, hs := range h.stateless {
+		all = append(all, hs)
+	}
+	h.mu.Unlock()
+	for _, hs := range all {
+		h.s.endSession(hs.ss)
+	}
+}
+
+// captureWriter passes a response through and keeps a copy of its body
+// (up to the size of a message), so the exchange can be recorded exactly
+// as sent. It can stream (http.Flusher), so mcp-go may answer with SSE.
+type captureWriter struct {
+	http.ResponseWriter
+	code int
+	body bytes.Buffer
+}
+
+func (c *captureWriter) WriteHeader(code int) {
+	if c.code == 0 {
+		c.code = code
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *captureWriter) Write(p []byte) (int, error) {
+	if c.code == 0 {
+		c.code = http.StatusOK
+	}
+	if c.body.Len() < 4*mockserver.MaxMessageBytes {
+		c.body.Write(p)
+	}
+	return c.ResponseWriter.Write(p)
+}
+
+// Flush implements http.Flusher.
+func (c *captureWriter) Flush() {
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (c *captureWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+func (c *captureWriter) status() int {
+	if c.code == 0 {
+		return http.StatusOK
+	}
+	return c.code
+}
+
+// message is the JSON-RPC response in the body: the JSON itself, or the
+// SSE event whose id is the request's. nil when there is none (202 for a
+// notification, or a plain-text HTTP error).
+func (c *captureWriter) message(id json.RawMessage) []byte {
+	body := bytes.TrimSpace(c.body.Bytes())
+	if strings.HasPrefix(c.Header().Get("Content-Type"), "text/event-stream") {
+		var last []byte
+		sc := bufio.NewScanner(bytes.NewReader(body))
+		sc.Buffer(nil, 4*mockserver.MaxMessageBytes)
+		for sc.Scan() {
+			data, ok := bytes.CutPrefix(sc.Bytes(), []byte("data:"))
+			if !ok {
+				continue
+			}
+			data = bytes.TrimSpace(data)
+			var m struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(data, &m) == nil && bytes.Equal(bytes.TrimSpace(m.ID), bytes.TrimSpace(id)) {
+				last = append([]byte(nil), data...)
+			}
+		}
+		return last
+	}
+	if len(body) == 0 || !json.Valid(body) {
+		return nil
+	}
+	return append([]byte(nil), body...)
+}
