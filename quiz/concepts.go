@@ -73,8 +73,7 @@ var Concepts = []Concept{
 	{"safe-sensitive-data", "§6", "no sensitive customer data or secrets, masked, hashed or otherwise"},
 	{"safe-policy-internals", "§6", "no full policy internals: the one rule that applied, not the rule book"},
 	// §7 One flag, several spellings.
-	{"spell-mcp-messages", "§7", "MCP CallToolResult.isError against the Messages API tool_result block's is_error"},
-	{"spell-sdk", "§7", "the Agent SDK: Python @tool returns \"is_error\": True; TypeScript tool() returns isError"},
+	{"flag-spellings", "§7", "one flag, several spellings: MCP isError, Messages API tool_result is_error, Python @tool \"is_error\": True, TypeScript tool() isError (two questions that contrast spellings answer each other)"},
 	// §8 and §9.
 	{"best-vs-acceptable", "§8", "each situation has a best action and acceptable ones (escalating a business refusal is acceptable, explaining it is best)"},
 	{"dt-date-format", "§9", "date row: validation, the expected format and a corrected example"},
