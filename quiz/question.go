@@ -95,7 +95,9 @@ type Question struct {
 	// [StoryCap] of them. Empty means the cited scenario's id, if any.
 	Story string `yaml:"story,omitempty" json:"story,omitempty"`
 	// Concepts names the rule(s) of LESSON-RULES the question tests, as ids
-	// of the [Concepts] catalogue (one or two, the key's rule first).
+	// of the [Concepts] catalogue (one to three, the key's rule first; the
+	// others are rules a stem or option shows, which would hand another
+	// question its answer).
 	// Questions that share a concept hand each other the answer, so a
 	// session draws at most [ConceptCap] of them.
 	Concepts []string `yaml:"concepts,omitempty" json:"concepts,omitempty"`
@@ -445,7 +447,9 @@ func ValidateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	}
 }
 
-// maxConcepts is the most concepts one question may name.
-const maxConcepts = 2
+// maxConcepts is the most concepts one question may name: the rule its key
+// rests on and up to two it shows on the way (a question that sets four
+// situations side by side may show three rules).
+const maxConcepts = 3
 
 var storyPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)

@@ -245,7 +245,7 @@ func TestQuestionValidatorCatchesSubtleMistakes(t *testing.T) {
 		"escaped control code":  {"  answer: A\n  rule: \"§1\"\n  scenario: \"\\e[2J\"\n", "U+001B"},
 		"unknown concept":       {"  answer: A\n  rule: \"§1\"\n  concepts: [wire-unknown-tool, no-such-rule]\n", "unknown concept \"no-such-rule\""},
 		"concept twice":         {"  answer: A\n  rule: \"§1\"\n  concepts: [wire-codes, wire-codes]\n", "concept wire-codes is listed twice"},
-		"three concepts":        {"  answer: A\n  rule: \"§1\"\n  concepts: [wire-codes, wire-unknown-tool, protocol-host-side]\n", "3 concepts: name at most 2"},
+		"four concepts":         {"  answer: A\n  rule: \"§1\"\n  concepts: [wire-codes, wire-unknown-tool, protocol-host-side, execution-to-model]\n", "4 concepts: name at most 3"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -138,7 +138,7 @@ const HardShare = 3 // one in HardShare
 
 // examAttempts is how many orders of the pool an exam draw tries before
 // it gives up keeping every concept to ConceptCap.
-const examAttempts = 64
+const examAttempts = 256
 
 // capLevel is how strictly a draw keeps items apart.
 type capLevel int
