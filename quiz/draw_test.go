@@ -23,7 +23,7 @@ func TestMockExamDrawsByWeightAndDifficulty(t *testing.T) {
 			if len(s.Items) != count {
 				t.Fatalf("seed %d: %d items, want %d", seed, len(s.Items), count)
 			}
-			hard, perTopic, stories := 0, map[string]int{}, map[string]int{}
+			hard, perTopic, stories, concepts := 0, map[string]int{}, map[string]int{}, map[string][]string{}
 			for _, it := range s.Items {
 				if it.Kind != KindQuestion {
 					t.Errorf("seed %d count %d: the exam drew a drill (%s) while authored questions were left", seed, count, it.ID)
@@ -33,6 +33,9 @@ func TestMockExamDrawsByWeightAndDifficulty(t *testing.T) {
 				}
 				perTopic[it.Topic]++
 				stories[it.Story]++
+				for _, c := range it.Concepts {
+					concepts[c] = append(concepts[c], it.ID)
+				}
 			}
 			if hard*3 < count {
 				t.Errorf("seed %d count %d: %d at difficulty 3, fewer than a third", seed, count, hard)
@@ -48,6 +51,61 @@ func TestMockExamDrawsByWeightAndDifficulty(t *testing.T) {
 					t.Errorf("seed %d count %d: story %q drawn %d times", seed, count, st, n)
 				}
 			}
+			for c, its := range concepts {
+				if len(its) > ConceptCap {
+					t.Errorf("seed %d count %d: concept %s drawn %d times (at most %d): %v", seed, count, c, len(its), ConceptCap, its)
+				}
+			}
+		}
+	}
+}
+
+// No two questions of a session test the same LESSON-RULES rule, in
+// practice as in the mock exam: the one would hand over the other's
+// answer to a reader who knows nothing of MCP (blind round 1 found Q2
+// and Q13 on -32602, Q8 and Q23 on the exact-id contract, Q6 and Q25 on
+// partial results).
+func TestSessionsDrawOneQuestionPerConcept(t *testing.T) {
+	p := testPool(t)
+	for _, it := range p.Items {
+		if it.Kind == KindQuestion && len(it.Concepts) == 0 {
+			t.Fatalf("question %s names no concept", it.ID)
+		}
+	}
+	for seed := uint64(1); seed <= 60; seed++ {
+		for _, o := range []Options{{Mode: Practice, Count: 15, Seed: seed}, {Mode: Practice, Count: 20, Seed: seed, Kinds: []Kind{KindQuestion}}} {
+			s, err := NewSession(p, nil, o, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]string{}
+			for _, it := range s.Items {
+				for _, c := range it.Concepts {
+					if first, ok := seen[c]; ok {
+						t.Errorf("seed %d %s of %d: %s and %s both test concept %s", seed, o.Mode, o.Count, first, it.ID, c)
+					}
+					seen[c] = it.ID
+				}
+			}
+		}
+	}
+}
+
+// When the pool cannot fill a session inside the concept cap (every item
+// on one rule), the session still has the length asked for.
+func TestConceptCapGivesWayWhenThePoolIsSmall(t *testing.T) {
+	var items []*Item
+	for _, id := range []string{"a", "b", "c", "d"} {
+		items = append(items, &Item{ID: id, Kind: KindQuestion, Topic: "layers", Difficulty: 3, Story: id, Concepts: []string{"wire-codes"}, Parts: []Part{{}}})
+	}
+	p, err := NewPool(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []Mode{Practice, Exam} {
+		s, err := NewSession(p, nil, Options{Mode: mode, Count: 4, Seed: 3}, t0)
+		if err != nil || len(s.Items) != 4 {
+			t.Fatalf("%s: %d items, %v", mode, len(s.Items), err)
 		}
 	}
 }

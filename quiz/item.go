@@ -87,6 +87,10 @@ type Item struct {
 	// scenario's story); a session draws at most StoryCap items of one
 	// story. "" is a story of its own for every item.
 	Story string
+	// Concepts are the LESSON-RULES rules an authored question tests
+	// (Question.Concepts); a session draws at most ConceptCap items that
+	// share one. Drills have none.
+	Concepts []string
 	// Trap is the misconception an authored question tests (for the
 	// teacher's key; never shown while answering).
 	Trap string
@@ -138,7 +142,7 @@ func FromQuestion(q *Question) *Item {
 		p.Choices = append(p.Choices, Choice{Text: strings.TrimSpace(o.Text), Explanation: strings.TrimSpace(o.Explanation), Correct: correct[i]})
 	}
 	return &Item{ID: q.ID, Kind: KindQuestion, Topic: q.Topic, Rule: q.Rule, Difficulty: q.Difficulty,
-		Stem: strings.TrimSpace(q.Stem), Parts: []Part{p}, Scenario: q.Scenario, Story: q.StoryOf(), Trap: strings.TrimSpace(q.Trap)}
+		Stem: strings.TrimSpace(q.Stem), Parts: []Part{p}, Scenario: q.Scenario, Story: q.StoryOf(), Concepts: q.Concepts, Trap: strings.TrimSpace(q.Trap)}
 }
 
 // Pool is every item a session can draw from.

@@ -94,6 +94,13 @@ type Question struct {
 	// Questions that share a story share facts, so a session draws at most
 	// [StoryCap] of them. Empty means the cited scenario's id, if any.
 	Story string `yaml:"story,omitempty" json:"story,omitempty"`
+	// Concepts names the rule(s) of LESSON-RULES the question tests, as ids
+	// of the [Concepts] catalogue (one to three, the key's rule first; the
+	// others are rules a stem or option shows, which would hand another
+	// question its answer).
+	// Questions that share a concept hand each other the answer, so a
+	// session draws at most [ConceptCap] of them.
+	Concepts []string `yaml:"concepts,omitempty" json:"concepts,omitempty"`
 
 	File string `yaml:"-" json:"-"`
 	// src and idx place the question in its file for the design review.
@@ -422,9 +429,27 @@ func ValidateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	if !rulePattern.MatchString(q.Rule) {
 		at(".rule", "rule %q must name LESSON-RULES sections §1 to §9, e.g. \"§2\" or \"§3 §6\"", q.Rule)
 	}
+	seenConcept := map[string]bool{}
+	for i, c := range q.Concepts {
+		field := fmt.Sprintf(".concepts[%d]", i)
+		if _, ok := ConceptOf(c); !ok {
+			at(field, "unknown concept %q: use ids of the concept catalogue (quiz.Concepts): %s", c, conceptIDs())
+		} else if seenConcept[c] {
+			at(field, "concept %s is listed twice", c)
+		}
+		seenConcept[c] = true
+	}
+	if len(q.Concepts) > maxConcepts {
+		at(".concepts", "%d concepts: name at most %d, the rule the key rests on first; a question that tests more rules blocks more of the bank from a session", len(q.Concepts), maxConcepts)
+	}
 	if q.Story != "" && !storyPattern.MatchString(q.Story) {
 		at(".story", "story %q must be a lowercase slug of letters, digits and hyphens, e.g. \"dana-desk-refund\"", q.Story)
 	}
 }
+
+// maxConcepts is the most concepts one question may name: the rule its key
+// rests on and up to two it shows on the way (a question that sets four
+// situations side by side may show three rules).
+const maxConcepts = 3
 
 var storyPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)

@@ -243,6 +243,9 @@ func TestQuestionValidatorCatchesSubtleMistakes(t *testing.T) {
 		"nonsense rule":         {"  answer: A\n  rule: \"§99 nonsense\"\n", "must name LESSON-RULES sections §1 to §9"},
 		"unknown scenario":      {"  answer: A\n  rule: \"§1\"\n  scenario: no-such-scenario\n", "cites scenario \"no-such-scenario\", which does not exist"},
 		"escaped control code":  {"  answer: A\n  rule: \"§1\"\n  scenario: \"\\e[2J\"\n", "U+001B"},
+		"unknown concept":       {"  answer: A\n  rule: \"§1\"\n  concepts: [wire-unknown-tool, no-such-rule]\n", "unknown concept \"no-such-rule\""},
+		"concept twice":         {"  answer: A\n  rule: \"§1\"\n  concepts: [wire-codes, wire-codes]\n", "concept wire-codes is listed twice"},
+		"four concepts":         {"  answer: A\n  rule: \"§1\"\n  concepts: [wire-codes, wire-unknown-tool, protocol-host-side, execution-to-model]\n", "4 concepts: name at most 3"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

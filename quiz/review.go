@@ -15,8 +15,9 @@ import (
 // bank must have none (TestEmbeddedBankPassesReview).
 //
 // What it reports, each at file:line:col:
-//   - a question that names no trap (the misconception it tests) or no
-//     story (the situation its stem tells);
+//   - a question that names no trap (the misconception it tests), no
+//     story (the situation its stem tells) or no concept (the rule it
+//     tests);
 //   - two questions citing one scenario under different stories;
 //   - a stem that contains the text of one of its own keys;
 //   - a throwaway option ("All of the above", "None of it");
@@ -62,6 +63,9 @@ func ReviewBank(b *Bank) []QuestionProblem {
 		}
 		if q.StoryOf() == "" {
 			add(q, ".id", "question %s names no story: add story: with the situation its stem tells (a customer, a product, a system), so a session can keep questions that share its facts apart", q.ID)
+		}
+		if len(q.Concepts) == 0 {
+			add(q, ".id", "question %s names no concept: add concepts: with the LESSON-RULES rule it tests (an id of quiz.Concepts), so a session does not draw two questions that answer each other", q.ID)
 		}
 		if q.Scenario != "" && q.Story != "" {
 			if first, ok := storyOf[q.Scenario]; ok && first.Story != q.Story {

@@ -21,7 +21,7 @@ func reviewQ(id, stem, key string, opts ...string) string {
 	} else {
 		fmt.Fprintf(&b, "  answer: %s\n", key)
 	}
-	b.WriteString("  rule: \"§2\"\n")
+	b.WriteString("  rule: \"§2\"\n  concepts: [cat-business]\n")
 	return b.String()
 }
 
@@ -81,8 +81,8 @@ func TestReviewReportsDesignFaultsAtTheirLine(t *testing.T) {
 			body += reviewQ(fmt.Sprintf("m%d", i), fmt.Sprintf("Which apply, case %d?", i), key, distinct(fmt.Sprintf("m%d", i))...)
 		}
 		dir, out := validateFiles(t, map[string]string{"m.yaml": body})
-		// The fourth question's answers line: 18 lines a question.
-		want := filepath.Join(dir, "m.yaml") + ":71:12: A is a key letter in 4 of the 4 multi-answer questions (at most half may hold it)"
+		// The fourth question's answers line: 19 lines a question.
+		want := filepath.Join(dir, "m.yaml") + ":74:12: A is a key letter in 4 of the 4 multi-answer questions (at most half may hold it)"
 		if !strings.Contains(out, want) {
 			t.Fatalf("want %q in:\n%s", want, out)
 		}
@@ -106,14 +106,16 @@ func TestReviewReportsDesignFaultsAtTheirLine(t *testing.T) {
 			}
 		}
 	})
-	t.Run("no trap, no story, a throwaway option", func(t *testing.T) {
+	t.Run("no trap, no story, no concept, a throwaway option", func(t *testing.T) {
 		q := reviewQ("bare", "Which fits?", "A", "the rule refused it", "it timed out", "None of the above", "the role lacks it")
 		q = strings.Replace(q, "  story: bare-story\n  trap: a belief\n", "", 1)
+		q = strings.Replace(q, "  concepts: [cat-business]\n", "", 1)
 		dir, out := validateFiles(t, map[string]string{"a.yaml": q})
 		file := filepath.Join(dir, "a.yaml")
 		for _, want := range []string{
 			file + ":1:7: question bare names no trap",
 			file + ":1:7: question bare names no story",
+			file + ":1:7: question bare names no concept",
 			file + ":10:13: option C of bare (\"None of the above\") is a throwaway",
 		} {
 			if !strings.Contains(out, want) {
@@ -125,7 +127,7 @@ func TestReviewReportsDesignFaultsAtTheirLine(t *testing.T) {
 		a := strings.Replace(reviewQ("one", "Which fits?", "A", distinct("one")...), "  story: one-story\n", "  story: dana\n  scenario: refund-past-return-window\n", 1)
 		b := strings.Replace(reviewQ("two", "Which fits here?", "B", distinct("two")...), "  story: two-story\n", "  story: headphones\n  scenario: refund-past-return-window\n", 1)
 		dir, out := validateFiles(t, map[string]string{"a.yaml": a + b})
-		want := filepath.Join(dir, "a.yaml") + ":22:10: question two cites scenario refund-past-return-window under story \"headphones\", but question one cites it under story \"dana\""
+		want := filepath.Join(dir, "a.yaml") + ":23:10: question two cites scenario refund-past-return-window under story \"headphones\", but question one cites it under story \"dana\""
 		if !strings.Contains(out, want) {
 			t.Fatalf("want %q in:\n%s", want, out)
 		}

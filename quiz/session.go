@@ -64,8 +64,9 @@ var ErrNothingToReview = errors.New("nothing to review: no question you missed i
 
 // NewSession draws items from the pool. Review needs the learner's
 // progress; practice and exam ignore it. Practice draws in shuffled order
-// with at most StoryCap items of one story; an exam draws as examDraw
-// says (topic weights, a third at difficulty 3, StoryCap); review takes
+// with at most StoryCap items of one story and ConceptCap of one concept;
+// an exam draws as examDraw says (topic weights, a third at difficulty 3,
+// StoryCap, ConceptCap); review takes
 // the missed items in Leitner order, whatever their story. The same seed
 // gives the same draw.
 func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, error) {
@@ -102,7 +103,7 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 		if o.Mode == Exam {
 			picked = examDraw(picked, o.Count, r)
 		} else {
-			picked = storyCapped(picked, o.Count)
+			picked = capped(picked, o.Count)
 		}
 	}
 	if len(picked) > o.Count {
@@ -124,48 +125,95 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 // another question asks for (issue: questions that answer each other).
 const StoryCap = 2
 
+// ConceptCap is the most items sharing a concept (Item.Concepts, a rule
+// of LESSON-RULES) that one practice session or exam draws: two questions
+// on one rule let a reader who knows nothing of MCP read one answer off
+// the other. Only when the pool cannot fill a session otherwise does a
+// draw go over it (then over StoryCap too).
+const ConceptCap = 1
+
 // HardShare is the least share of a mock exam drawn at difficulty 3
 // (a third), so the mock exam is not easier than the real one.
 const HardShare = 3 // one in HardShare
 
+// examAttempts is how many orders of the pool an exam draw tries before
+// it gives up keeping every concept to ConceptCap.
+const examAttempts = 256
+
+// capLevel is how strictly a draw keeps items apart.
+type capLevel int
+
+const (
+	// uncapped takes any item not taken yet.
+	uncapped capLevel = iota
+	// storyCapped keeps StoryCap.
+	storyCapped
+	// conceptCapped keeps StoryCap and ConceptCap.
+	conceptCapped
+)
+
 // draw keeps count of what a session has taken.
 type draw struct {
-	out     []*Item
-	taken   map[*Item]bool
-	stories map[string]int
+	out      []*Item
+	taken    map[*Item]bool
+	stories  map[string]int
+	concepts map[string]int
 }
 
-func newDraw() *draw { return &draw{taken: map[*Item]bool{}, stories: map[string]int{}} }
+func newDraw() *draw {
+	return &draw{taken: map[*Item]bool{}, stories: map[string]int{}, concepts: map[string]int{}}
+}
 
-// take adds it unless it is taken already or, with capped, its story is
-// at StoryCap; it reports whether it was added.
-func (d *draw) take(it *Item, capped bool) bool {
-	if d.taken[it] || capped && it.Story != "" && d.stories[it.Story] >= StoryCap {
+// fits reports whether it may join the draw at level lv.
+func (d *draw) fits(it *Item, lv capLevel) bool {
+	if d.taken[it] {
+		return false
+	}
+	if lv >= storyCapped && it.Story != "" && d.stories[it.Story] >= StoryCap {
+		return false
+	}
+	if lv >= conceptCapped {
+		for _, c := range it.Concepts {
+			if d.concepts[c] >= ConceptCap {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// take adds it if it fits at level lv; it reports whether it was added.
+func (d *draw) take(it *Item, lv capLevel) bool {
+	if !d.fits(it, lv) {
 		return false
 	}
 	d.taken[it] = true
 	d.stories[it.Story]++
+	for _, c := range it.Concepts {
+		d.concepts[c]++
+	}
 	d.out = append(d.out, it)
 	return true
 }
 
-// fill takes items in order until there are count; capped as in take.
-func (d *draw) fill(items []*Item, count int, capped bool) {
+// fill takes items in order until there are count, at level lv.
+func (d *draw) fill(items []*Item, count int, lv capLevel) {
 	for _, it := range items {
 		if len(d.out) >= count {
 			return
 		}
-		d.take(it, capped)
+		d.take(it, lv)
 	}
 }
 
-// storyCapped takes count items in order with at most StoryCap per story;
-// only when the pool cannot fill the session otherwise does it add items
-// over the cap.
-func storyCapped(items []*Item, count int) []*Item {
+// capped takes count items in order with at most StoryCap per story and
+// ConceptCap per concept; only when the pool cannot fill the session
+// otherwise does it give up the concept cap, then the story cap.
+func capped(items []*Item, count int) []*Item {
 	d := newDraw()
-	d.fill(items, count, true)
-	d.fill(items, count, false)
+	for _, lv := range []capLevel{conceptCapped, storyCapped, uncapped} {
+		d.fill(items, count, lv)
+	}
 	return d.out
 }
 
@@ -173,7 +221,10 @@ func storyCapped(items []*Item, count int) []*Item {
 // real exam: authored exam-style questions (drills only when the
 // questions run out), each topic's share set by its Weight, at least one
 // in HardShare at difficulty 3 spread across the topics, at most
-// StoryCap per story, in shuffled order.
+// StoryCap per story and ConceptCap per concept, in shuffled order. It
+// tries up to examAttempts orders of the questions for one that meets
+// every share inside both caps; failing that, it fills the shares with
+// the caps given up one at a time.
 func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 	var questions, drills []*Item
 	byTopic := map[string][]*Item{}
@@ -192,27 +243,73 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 			order = append(order, t.ID)
 		}
 	}
-	r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	d := newDraw()
-	got := map[string]int{}
+	need := min((count+HardShare-1)/HardShare, len(questions))
+	// attempt draws the shares afresh at level lv and reports whether
+	// they are all met.
+	attempt := func(lv capLevel) (*draw, map[string]int, bool) {
+		d, got := newDraw(), map[string]int{}
+		hard := shareDraw(d, got, order, byTopic, quota, need, lv)
+		return d, got, hard >= need && sumOf(got) == sumOf(quota)
+	}
+	var d *draw
+	var got map[string]int
+	for n := 0; ; n++ {
+		if n > 0 {
+			for _, t := range order {
+				qs := byTopic[t]
+				r.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
+			}
+		}
+		r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		var ok bool
+		if d, got, ok = attempt(conceptCapped); ok || n+1 >= examAttempts {
+			break
+		}
+		// Another order helps only when the concept cap is what fails.
+		if _, _, ok := attempt(storyCapped); !ok {
+			break
+		}
+	}
+	// Whatever the strict pass could not place, with the caps given up
+	// one at a time.
+	for _, lv := range []capLevel{storyCapped, uncapped} {
+		shareDraw(d, got, order, byTopic, quota, need, lv)
+	}
+	for _, lv := range []capLevel{conceptCapped, storyCapped, uncapped} {
+		d.fill(questions, count, lv)
+		d.fill(drills, count, lv)
+	}
+	out := d.out
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// shareDraw takes questions into d at level lv: difficulty 3 first, one
+// topic at a time in turn, until need of them are drawn; then each topic
+// up to its quota. got counts what each topic has; it returns the number
+// of difficulty-3 questions drawn.
+func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, need int, lv capLevel) int {
 	takeFrom := func(t string, ok func(*Item) bool) bool {
 		for _, it := range byTopic[t] {
-			if got[t] < quota[t] && ok(it) && d.take(it, true) {
+			if got[t] < quota[t] && ok(it) && d.take(it, lv) {
 				got[t]++
 				return true
 			}
 		}
 		return false
 	}
-	hard := func(it *Item) bool { return it.Difficulty >= 3 }
-	each := func(*Item) bool { return true }
-	// Difficulty 3 first, one topic at a time in turn, up to the share.
-	need := (count + HardShare - 1) / HardShare
-	for n := 0; n < need; {
+	isHard := func(it *Item) bool { return it.Difficulty >= 3 }
+	hard := 0
+	for _, it := range d.out {
+		if isHard(it) {
+			hard++
+		}
+	}
+	for hard < need {
 		progressed := false
 		for _, t := range order {
-			if n < need && takeFrom(t, hard) {
-				n++
+			if hard < need && takeFrom(t, isHard) {
+				hard++
 				progressed = true
 			}
 		}
@@ -220,18 +317,20 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 			break
 		}
 	}
-	// Then each topic's quota, then whatever is left.
+	each := func(*Item) bool { return true }
 	for _, t := range order {
 		for takeFrom(t, each) {
 		}
 	}
-	d.fill(questions, count, true)
-	d.fill(drills, count, true)
-	d.fill(questions, count, false)
-	d.fill(drills, count, false)
-	out := d.out
-	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	return out
+	return hard
+}
+
+func sumOf(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }
 
 // topicQuotas shares n questions among the topics by Weight (largest

@@ -30,6 +30,9 @@ type QuestionEntry struct {
 	// its stem tells (see quiz.Question).
 	Trap  string `json:"trap,omitempty"`
 	Story string `json:"story,omitempty"`
+	// Concepts are the LESSON-RULES rules the question tests, as ids of
+	// quiz.Concepts; a session draws one question per concept.
+	Concepts []string `json:"concepts,omitempty"`
 }
 
 // QuestionOption is one option of a [QuestionEntry]: its text and why it
@@ -60,7 +63,7 @@ func (a *app) questionsListCmd() *cobra.Command {
 			var out []QuestionEntry
 			for _, q := range b.Questions {
 				e := QuestionEntry{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Stem: strings.TrimSpace(q.Stem), Rule: q.Rule, Scenario: q.Scenario, Answer: q.Answer,
-					Trap: strings.TrimSpace(q.Trap), Story: q.StoryOf()}
+					Trap: strings.TrimSpace(q.Trap), Story: q.StoryOf(), Concepts: q.Concepts}
 				if q.Multi {
 					e.Answer = q.Answers
 				}
@@ -98,7 +101,7 @@ func (a *app) questionsValidateCmd() *cobra.Command {
 // printed as Markdown for reading on paper or by another reader. Without
 // --with-keys it shows what the exam screen shows (no question ids, no
 // keys); with it, an answer key follows, with each question's id,
-// difficulty and trap, for the teacher.
+// difficulty, concepts and trap, for the teacher.
 func (a *app) questionsExamCmd() *cobra.Command {
 	var seed uint64
 	var count int
@@ -191,6 +194,9 @@ func writeExam(w io.Writer, s *quiz.Session, withKeys bool) {
 			keys = append(keys, strings.Join(ls, sep))
 		}
 		fmt.Fprintf(w, "%d. **%s** · `%s` · %s · difficulty %d", i+1, strings.Join(keys, " / "), it.ID, quiz.TopicTitle(it.Topic), it.Difficulty)
+		if len(it.Concepts) > 0 {
+			fmt.Fprintf(w, " · tests: %s", strings.Join(it.Concepts, ", "))
+		}
 		if it.Trap != "" {
 			fmt.Fprintf(w, " · trap: %s", mdText(it.Trap))
 		}

@@ -15,7 +15,8 @@ import (
 
 // `questions exam` prints the exam `quiz --mode exam` draws with the same
 // seed and count: the same questions in the same order, with no question
-// id and no key; --with-keys adds the key with the ids.
+// id and no key; --with-keys adds the key with the ids and the concepts
+// each question tests.
 func TestQuestionsExamPrintsTheAppsDraw(t *testing.T) {
 	code, out, errOut := run(t, "questions", "exam", "--seed", "11", "--count", "30")
 	if code != ExitOK || errOut != "" {
@@ -60,6 +61,9 @@ func TestQuestionsExamPrintsTheAppsDraw(t *testing.T) {
 		if !strings.Contains(keyed, "`"+it.ID+"`") {
 			t.Errorf("the key lacks question %d's id %s", i+1, it.ID)
 		}
+		if !strings.Contains(keyed, "· tests: "+strings.Join(it.Concepts, ", ")) {
+			t.Errorf("the key lacks the concepts question %d (%s) tests: %v", i+1, it.ID, it.Concepts)
+		}
 	}
 	if code, _, errOut := run(t, "questions", "exam", "--count", "-3"); code != ExitUsage || !strings.Contains(errOut, "--count") {
 		t.Errorf("a negative count: exit %d %s", code, errOut)
@@ -88,7 +92,7 @@ func TestReportKeepsQuestionIDs(t *testing.T) {
 	}
 }
 
-// `questions list --json` gives each question's trap and story, beside
+// `questions list --json` gives each question's trap, story and concepts, beside
 // its id, for authors and teachers.
 func TestQuestionsListGivesTrapAndStory(t *testing.T) {
 	code, out, errOut := run(t, "questions", "list", "--json")
@@ -100,8 +104,8 @@ func TestQuestionsListGivesTrapAndStory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range list {
-		if e.ID == "" || e.Trap == "" || e.Story == "" {
-			t.Errorf("entry without id, trap or story: %+v", e)
+		if e.ID == "" || e.Trap == "" || e.Story == "" || len(e.Concepts) == 0 {
+			t.Errorf("entry without id, trap, story or concepts: %+v", e)
 		}
 	}
 }

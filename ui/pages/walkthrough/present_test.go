@@ -468,7 +468,7 @@ func TestRevealInView(t *testing.T) {
 	m := open(t, false, 80, 24)
 	m, _ = press(m, "g", "6", "enter", "space")
 	v := m.View()
-	if !strings.Contains(v, "✓ Answer:") || !strings.Contains(v, "▶ C  Wait briefly") || !strings.Contains(v, "Backoff is capped") {
+	if !strings.Contains(v, "✓ Answer:") || !strings.Contains(v, "▶ A  Resend the same call after about a second") || !strings.Contains(v, "4 s at most") {
 		t.Errorf("the answer is not in view:\n%s", v)
 	}
 	m, _ = press(m, "g", "3", "enter", "space", "space")

@@ -1,0 +1,101 @@
+package quiz
+
+import "strings"
+
+// Concept is one rule of LESSON-RULES that a question tests: a row of one
+// of its tables or one of its paragraphs. Two questions that test the same
+// rule hand each other the answer (one states, or lets a reader infer,
+// what the other asks), so a session draws at most [ConceptCap] items
+// that share a concept.
+type Concept struct {
+	ID string
+	// Section is the LESSON-RULES section ("§2"); Rule says which row or
+	// paragraph of it, in a few words.
+	Section string
+	Rule    string
+}
+
+// Concepts is the catalogue a question's `concepts:` list draws from,
+// in LESSON-RULES order.
+var Concepts = []Concept{
+	// §1 Two layers, and the spec revisions.
+	{"wire-unknown-tool", "§1", "a tools/call naming an unknown tool is JSON-RPC -32602, in every revision"},
+	{"wire-codes", "§1", "-32700 malformed JSON, -32600 not a valid request, -32601 unknown method, -32602 params that break tools/call, -32603 a fault outside any tool"},
+	{"protocol-host-side", "§1", "a protocol error goes to the host or client, never to the model; the fix is in the client or the schema"},
+	{"execution-to-model", "§1", "a tool execution error is an ordinary result the model reads; the flag, not the wording, says it failed"},
+	{"handler-go-error", "§1", "a handler that returns a Go error gets -32603 from mcp-go; the model learns nothing"},
+	{"sdk-exception", "§7", "the Agent SDK's in-process server turns a raised exception into an error result holding the raw text"},
+	{"rev-sep-1303", "§1", "2025-11-25 (SEP-1303): arguments that fail the inputSchema are an isError result the model can correct"},
+	{"rev-2025-06-18", "§1", "2025-06-18: arguments that fail the inputSchema are -32602, with no result"},
+	{"handler-check", "§1 §9", "a value or field the inputSchema allows but the handler refuses is a validation result (isError) in every revision"},
+	{"rev-2026-discover", "§1", "2026-07-28 is stateless: no initialize handshake; a client learns about a server with server/discover"},
+	{"rev-2026-meta", "§1", "2026-07-28: every request carries _meta with io.modelcontextprotocol/protocolVersion, clientCapabilities and clientInfo"},
+	{"rev-2026-result-type", "§1", "2026-07-28: every result carries resultType \"complete\", error results included"},
+	{"rev-sep-2145", "§1", "SEP-2145 (unknown tool as isError) is an open proposal: graded contested, not right"},
+	// §2 The four categories and isRetryable.
+	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
+	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
+	{"cat-business", "§2", "business row: correct input a rule refuses; explain it in words the customer accepts and offer another path"},
+	{"cat-business-real-value", "§2", "business, not validation: a real value (a party of 14, 21 nights) that a rule refuses is not bad input"},
+	{"cat-business-approval", "§2", "business, not permission: a refusal that a manager's approval could lift is still a business refusal"},
+	{"cat-permission", "§2", "permission row: the caller's role or scope is missing; never resend as the same principal; escalate or act as one with access"},
+	{"cat-expired-credential", "§2", "an expired credential is a permission error that may work after a refresh, never by repeating the call"},
+	{"cat-rate-limit", "§2", "a rate limit is transient, not a refusal of the caller"},
+	{"retryable-meaning", "§2", "isRetryable answers one question (will this exact call work if sent again?); false is not \"give up\""},
+	{"retryable-validation", "§2", "validation is isRetryable false (the seeds disagree; the key is false): a corrected call is a new call"},
+	{"retry-cap", "§2 §5", "capped backoff in code: the original call plus at most 3 resends, after 1 s, 2 s and 4 s; then report"},
+	{"retry-after", "§2", "a retryAfterSeconds the tool gives replaces the backoff's wait"},
+	{"side-effect-timeout", "§2", "a timeout on a call with side effects: check state or use an idempotency key before a resend"},
+	{"privacy-withheld", "§2", "permission and privacy: the default for a record the caller may not see is a permission error, not \"absent\""},
+	{"privacy-contract", "§2", "a documented contract that answers \"absent\" and \"withheld\" alike, for every caller, where existence is sensitive"},
+	// §3 Structured metadata.
+	{"meta-placement", "§3", "the category fields go in structuredContent and, the same data serialized, in a text block"},
+	{"meta-convention", "§3", "errorCategory, isRetryable and description are an application convention; MCP defines content, structuredContent, isError and _meta"},
+	{"meta-output-schema", "§3", "a success's structuredContent conforms to the outputSchema; an error uses a schema that admits it or stays out"},
+	{"meta-synonyms", "§3", "the synonyms a grader must recognise: category, retriable/retryable, automatic_retry_allowed, message, an {ok, data, error} envelope"},
+	{"meta-extras", "§3", "the extras by name: code, customerMessage, retryAfterSeconds, fieldErrors, exampleArguments, correlationId, partialResults, attempted"},
+	{"meta-requires-user-action", "§3 §9", "a destructive action the user has not confirmed: isError, requiresUserAction, no automatic retry; ask, then call"},
+	{"meta-anti-patterns", "§3", "the anti-patterns: a generic \"Operation failed\", a raw exception, isError false with \"ERROR: ...\" in the text"},
+	// §4 Valid empty result against access failure.
+	{"empty-valid", "§4", "valid empty result: no isError, resultCount 0, words that say the query ran; accept it and tell the user"},
+	{"empty-access-failure", "§4", "access failure: isError true, transient, retryable, text that says the query did not run"},
+	{"empty-worse-mistake", "§4", "failure reported as empty (a confident wrong answer) is worse than empty reported as failure"},
+	{"empty-exact-id", "§4", "an exact-id lookup may define \"no such record\" as an error by contract; a search never should"},
+	// §5 Recovery across agents.
+	{"prop-local-retry", "§5", "a subagent retries transient errors itself; a recovered failure never reaches the coordinator"},
+	{"prop-report", "§5", "on the cap, one report upward: the partial results, the unresolved error with its category, what was attempted"},
+	{"prop-report-at-once", "§5", "a non-retryable error the subagent cannot fix is reported at once; one it can fix is fixed locally"},
+	{"prop-coordinator", "§5", "the coordinator proceeds with partial data, tries another route, asks the user or escalates; it neither aborts nor hides"},
+	// §6 Safe to show the model.
+	{"safe-no-internals", "§6", "no stack traces, SQL, tokens, keys, headers or private host names in an error result"},
+	{"safe-sanitized-fault", "§6 §9", "an unexpected fault: a generic message and a correlationId; details in the server's log"},
+	{"safe-no-mask", "§6", "masking is wrong too: an expected failure gets a specific, actionable message"},
+	{"safe-sensitive-data", "§6", "no sensitive customer data or secrets, masked, hashed or otherwise"},
+	{"safe-policy-internals", "§6", "no full policy internals: the one rule that applied, not the rule book"},
+	// §7 One flag, several spellings.
+	{"flag-spellings", "§7", "one flag, several spellings: MCP isError, Messages API tool_result is_error, Python @tool \"is_error\": True, TypeScript tool() isError (two questions that contrast spellings answer each other)"},
+	// §8 and §9.
+	{"best-vs-acceptable", "§8", "each situation has a best action and acceptable ones (escalating a business refusal is acceptable, explaining it is best)"},
+	{"dt-date-format", "§9", "date row: validation, the expected format and a corrected example"},
+	{"dt-timeout", "§9", "timeout row: transient, retry guidance, a correlationId, words that say nothing was done"},
+	{"dt-partial", "§9", "partial row: a success with warnings and the partial results, or isError true if the task cannot be done"},
+}
+
+// ConceptOf returns the catalogue entry with that id.
+func ConceptOf(id string) (Concept, bool) {
+	for _, c := range Concepts {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return Concept{}, false
+}
+
+// conceptIDs lists the catalogue's ids, for a problem message.
+func conceptIDs() string {
+	ids := make([]string, len(Concepts))
+	for i, c := range Concepts {
+		ids[i] = c.ID
+	}
+	return strings.Join(ids, ", ")
+}
