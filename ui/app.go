@@ -269,7 +269,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		cmd = a.mouse(msg)
 	case tea.KeyMsg:
-		cmd = a.key(msg)
+		// Keys that arrived together are taken one at a time, on every
+		// screen.
+		cmd = common.EachKey(msg, a.key)
 	case common.OpenLabMsg:
 		cmd = a.push(lablist.New(a.c))
 	case common.OpenQuizMsg:

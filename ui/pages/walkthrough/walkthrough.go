@@ -271,16 +271,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) key(k tea.KeyMsg) tea.Cmd {
-	if k.Type == tea.KeyRunes && len(k.Runes) > 1 {
-		// Keys that arrive together (a clicker's macro, tmux send-keys,
-		// fast typing) come as one message: each is a key of its own.
-		var cmds []tea.Cmd
-		for _, r := range k.Runes {
-			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
-		}
-		return tea.Batch(cmds...)
-	}
+// key takes the keys of k one at a time (common.EachKey: a clicker's
+// macro or tmux send-keys arrive as one message).
+func (m *Model) key(k tea.KeyMsg) tea.Cmd { return common.EachKey(k, m.oneKey) }
+
+func (m *Model) oneKey(k tea.KeyMsg) tea.Cmd {
 	km := m.KeyMap
 	m.c.ClearStatus()
 	if a := m.asking; a != askNone {
