@@ -96,6 +96,12 @@ type Options struct {
 	// Serve, when set, opens the watch screen on a server `errorlab serve
 	// --watch` is running (with Home behind it).
 	Serve *ServeStart
+	// Confined makes the session one that may touch nothing on the host
+	// but ExportDir (common.Common.Confine): no Check a server, no Serve,
+	// no walkthrough link, w only into ExportDir. `errorlab classroom`
+	// sets it on every session, a student's and the teacher's over SSH;
+	// Room set implies it.
+	Confined bool
 	// NoSignalHandler leaves SIGINT and SIGTERM to the caller: `errorlab
 	// serve --watch` stops its server on them and the watch screen then
 	// ends the program (Bubble Tea v1.3.10's own handler can hang when the
@@ -169,6 +175,9 @@ func New(opts Options) tea.Model {
 	c.Bank, c.ExportDir, c.Clipboard = opts.Bank, opts.ExportDir, opts.Clipboard
 	c.Walkthroughs = opts.Walkthroughs
 	c.Room = opts.Room
+	if opts.Confined || opts.Room != nil {
+		c.Confine(opts.ExportDir)
+	}
 	if opts.Notice != "" {
 		c.SetStatus(common.StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
 	}

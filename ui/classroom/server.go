@@ -630,6 +630,11 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	}
 	opts.Clipboard = sess
 	opts.ScenarioID, opts.Quiz, opts.WalkthroughID = "", nil, ""
+	// Every session of the class runs on this machine as the user who
+	// started it, for someone at another keyboard: it may touch nothing
+	// on the host but its own folder (no Check a server, no Serve, no
+	// walkthrough link; w only into the student's folder).
+	opts.Confined, opts.ExportDir = true, ""
 	if ss.teacher {
 		opts.Progress = ui.NewMemoryProgress()
 		opts.Teacher = &ui.TeacherStart{Hub: s.hub, Opts: classpage.DashboardOptions{ExportDir: filepath.Join(s.cfg.Dir, "exports")}}

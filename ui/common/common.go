@@ -47,6 +47,9 @@ type Common struct {
 	Width, Height int
 
 	status Status
+	// confined: a session of a class over SSH, which may touch nothing on
+	// the host but its own folder (Confine, Allowed).
+	confined bool
 	// lastNotice is the progress store's notice shown last (or known at
 	// start), so a new one shows once.
 	lastNotice string

@@ -169,10 +169,10 @@ func (m *Model) Init() tea.Cmd { return nil }
 func (m *Model) Activate() tea.Cmd {
 	m.arrange()
 	cmds := []tea.Cmd{m.load(m.step), m.prefetch(), m.armTick()}
-	// In a class over SSH (c.Room set) every session runs in one process:
-	// a walkthrough links to no other view, so one student's presenter
-	// view never drives another student's screen.
-	if !m.linkTried && !m.follow && m.c.Room == nil {
+	// In a class over SSH (a confined session) openLink refuses: no
+	// view of a class links to another, so a student's presenter view
+	// never drives another screen, the room's projector least of all.
+	if !m.linkTried && !m.follow {
 		m.linkTried = true
 		cmds = append(cmds, m.openLink())
 	}
