@@ -236,10 +236,12 @@ type App struct {
 	bodyW    int
 	bodyH    int
 
-	// In a class: the last room item acted on, and where the student was
-	// last reported to be.
-	roomItem  common.RoomItem
-	lastWhere string
+	// In a class: the last room item acted on, the screen the room opened
+	// last (the next move replaces it), and where the student was last
+	// reported to be.
+	roomItem   common.RoomItem
+	roomScreen common.Screen
+	lastWhere  string
 }
 
 func (a *App) top() common.Screen { return a.stack[len(a.stack)-1] }
@@ -325,8 +327,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.c.SetStatus(common.StatusError, "%s", common.UnknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
+		wasRoom := a.top() == a.roomScreen
 		a.dropTop()
 		cmd = a.push(scenario.New(a.c, sc))
+		if wasRoom {
+			a.roomScreen = a.top() // n from the room's scenario: the next move replaces this one
+		}
 	case common.PanicMsg:
 		a.c.SetStatus(common.StatusError, "%s", msg.What)
 		cmd = a.route(msg) // the screen may be waiting for an answer
