@@ -791,7 +791,7 @@ func (d *Dashboard) rebuildPeople() {
 		for _, m := range s.Members {
 			nameW = max(nameW, min(ansi.StringWidth(m.Name), maxNameCells))
 		}
-		nameW = max(min(nameW, w-ansW-idleW-3-minWhereCells), 4)
+		nameW = max(min(nameW, (w-ansW-idleW-3)*2/5), 4)
 		whereW := max(w-nameW-ansW-idleW-3, 1)
 		var out []string
 		head := common.PadRight("name", nameW) + " " + common.PadRight("where", whereW)
@@ -850,12 +850,10 @@ func (d *Dashboard) rebuildPeople() {
 	})
 }
 
-// The students' box: the name column's widest, and the narrowest the
-// "where" column gets before names are cut further.
-const (
-	maxNameCells  = 16
-	minWhereCells = 12
-)
+// maxNameCells is the widest the students' box's name column gets; it
+// also takes at most two fifths of what the answer and idle columns
+// leave, so "where" keeps the rest.
+const maxNameCells = 16
 
 // idle is "12s", "4m", "1h".
 func idle(d time.Duration) string {
