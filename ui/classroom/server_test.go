@@ -380,7 +380,8 @@ func TestWhoGetsIn(t *testing.T) {
 		stranger, _ := keyPair(t)
 		f := start(t, func(c *classroom.Config) {
 			p := filepath.Join(t.TempDir(), "students")
-			must(t, os.WriteFile(p, append([]byte("# the class\n\n"), line...), 0o600))
+			// The key binds the name at the end of its line.
+			must(t, os.WriteFile(p, []byte("# the class\n\n"+strings.TrimSpace(string(line))+" ann\n"), 0o600))
 			c.StudentKeys = p
 		})
 		if _, err := f.dial(t, "ann", anyone()); err == nil {

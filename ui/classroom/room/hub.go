@@ -659,7 +659,7 @@ func (m *Member) Idle() time.Duration {
 }
 
 // Leave takes the session out of the room; kind says why ("left",
-// "idle", "crashed", "closed") and detail, when set, is shown with it
+// "disconnected", "idle", "crashed", "closed") and detail, when set, is shown with it
 // (a crash's panic value, sanitised). A second Leave does nothing.
 func (m *Member) Leave(kind, detail string) {
 	h := m.h
@@ -686,6 +686,8 @@ func (m *Member) Leave(kind, detail string) {
 		h.logLocked(kind, m.name, "%s: the session crashed and was closed (%s); the others carry on", who, detail)
 	case "idle":
 		h.logLocked(kind, m.name, "%s: closed after %s without a key", who, detail)
+	case "disconnected":
+		h.logLocked("left", m.name, "%s disconnected", who)
 	default:
 		h.logLocked("left", m.name, "%s left", who)
 	}

@@ -51,7 +51,15 @@ func TestQuote(t *testing.T) {
 	if strings.ContainsAny(q, "\x1b\x07") || q != `"\x1b[31mred\a"` {
 		t.Errorf("Quote = %s", q)
 	}
-	if q := Quote(strings.Repeat("é", 100), 11); !strings.HasSuffix(q, "…") || strings.ContainsRune(q, 'é') {
+	// Printable Unicode is shown as it is ("Zoë", not "Zo\u00eb"); a cut
+	// falls between runes; a bidi override is escaped.
+	if q := Quote(strings.Repeat("é", 100), 11); !strings.HasSuffix(q, "…") || q != `"ééééé"…` {
 		t.Errorf("Quote cut = %s", q)
+	}
+	if q := Quote("Zoë", 40); q != `"Zoë"` {
+		t.Errorf("Quote(Zoë) = %s", q)
+	}
+	if q := Quote("a\u202eb", 40); strings.ContainsRune(q, 0x202e) {
+		t.Errorf("Quote kept a bidi override: %s", q)
 	}
 }
