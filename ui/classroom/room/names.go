@@ -21,7 +21,7 @@ const MaxNameBytes = 64
 // '/', "..", spaces, other scripts, invalid UTF-8, over 64 bytes, empty)
 // is mapped: the usable characters kept (other runs become one '-', at
 // most 20 bytes), then '+' and six hex digits of the name's SHA-256
-// ("../../x" → "x+2ec5ad"). Two different names never share a folder,
+// ("../../x" → "x+9cdf6a"). Two different names never share a folder,
 // and since a kept name holds no '+', a mapped name is never one a
 // student could type to take another's place. The result is always a
 // single path element, never "." or "..", at most 27 bytes.

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,5 +62,34 @@ func TestQuote(t *testing.T) {
 	}
 	if q := Quote("a\u202eb", 40); strings.ContainsRune(q, 0x202e) {
 		t.Errorf("Quote kept a bidi override: %s", q)
+	}
+}
+
+// The README's account of user names is what SafeName does: its
+// examples map as it says, and the names it says are kept are kept.
+func TestReadmeNamesAgree(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Skip("no README beside the module")
+	}
+	readme := strings.Join(strings.Fields(string(data)), " ")
+	for _, raw := range []string{"../../x", ".hidden", "Zoë"} {
+		got, mapped := SafeName(raw)
+		if !mapped || !strings.Contains(readme, "`"+raw+"` → `"+got+"`") {
+			t.Errorf("the README does not say `%s` → `%s`", raw, got)
+		}
+	}
+	if !strings.Contains(readme, "not starting with `.` or `-`") {
+		t.Error("the README does not say a leading dot or dash is mapped")
+	}
+	for _, kept := range []string{"ana", "a.b_c-d", "Bob99"} {
+		if got, mapped := SafeName(kept); mapped || got != kept {
+			t.Errorf("%q is mapped to %q", kept, got)
+		}
+	}
+	for _, m := range []string{".hidden", "-rf"} {
+		if _, mapped := SafeName(m); !mapped {
+			t.Errorf("%q is kept", m)
+		}
 	}
 }
