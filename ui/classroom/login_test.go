@@ -265,3 +265,17 @@ func TestUnicodeNameShownAsTyped(t *testing.T) {
 		t.Errorf("the notice does not show the name as typed:\n%s", tail(tm.text(), 600))
 	}
 }
+
+// Keys that arrive in one packet (tmux send-keys -l jjj, fast typing)
+// each count, over SSH as on a local terminal.
+func TestKeysInOnePacket(t *testing.T) {
+	f := start(t, nil)
+	tm := f.connect(t, "ana", anyone())
+	tm.must(home)
+	mark := tm.size()
+	tm.press("jjj")
+	must(t, tm.waitFor("▸ Practice & exam", mark, 5*time.Second))
+	mark = tm.size()
+	tm.press("kk\r")
+	must(t, tm.waitFor("errorlab › Reference", mark, 5*time.Second))
+}
