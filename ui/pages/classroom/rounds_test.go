@@ -102,7 +102,7 @@ func TestQuestionAskedAgain(t *testing.T) {
 	if st := app.(*ui.App).Status(); !strings.Contains(st.Text, "again") {
 		t.Errorf("status: %q", st.Text)
 	}
-	app, _ = uitest.Drive(app, uitest.Press("c"))
+	uitest.Drive(app, uitest.Press("c"))
 	if counts, n := c.hub.Tally(common.QuestionKey(q.ID)); n != 1 || counts[2] != 1 {
 		t.Errorf("the new poll's tally %v from %d", counts, n)
 	}
