@@ -28,7 +28,7 @@ func TestClassSessionsTouchNothingOnTheHost(t *testing.T) {
 	ana.must("not available in a class")
 	mark := ana.size()
 	ana.press(strings.Repeat(down, 5) + "\r")
-	must(t, ana.waitFor("Check a server is not available in a class", mark, 10*time.Second))
+	must(t, ana.waitFor("Not available in a class: run errorlab check", mark, 10*time.Second))
 	if strings.Contains(ana.text(), "Give the command that starts") {
 		t.Fatal("a student's Home opened Check a server")
 	}
@@ -36,7 +36,7 @@ func TestClassSessionsTouchNothingOnTheHost(t *testing.T) {
 	// Home → Serve: no port opened.
 	mark = ana.size()
 	ana.press(down + "\r")
-	must(t, ana.waitFor("Serve is not available in a class", mark, 10*time.Second))
+	must(t, ana.waitFor("Not available in a class: run errorlab serve", mark, 10*time.Second))
 	if strings.Contains(ana.text(), "serving on") || strings.Contains(ana.text(), "127.0.0.1:8765") {
 		t.Fatal("a student's Serve started a server")
 	}
@@ -66,7 +66,7 @@ func TestStudentCannotLinkToTheRoomsWalkthrough(t *testing.T) {
 	ana.must("enter present")
 	ana.press("p")
 	ana.must("Next · 2/")
-	ana.must("Linking walkthrough views is not available in a class")
+	ana.must("Not available in a class: this view links to no other")
 	ana.press("l")
 	ana.press("b")
 	ana.press(" ")

@@ -324,7 +324,6 @@ func New(cfg Config) (*Server, error) {
 		s.ln.Close()
 		return nil, err
 	}
-	s.logf("class %s listening on %s · host key %s (%s)", s.hub.ID(), s.ln.Addr(), fp, s.cfg.HostKey)
 	return s, nil
 }
 
@@ -381,6 +380,9 @@ func (s *Server) Serve() error {
 	if s.isClosing() {
 		return nil
 	}
+	// The log's first line (server.log under --teacher-console): where
+	// the class listens and the key students should see.
+	s.logf("class %s listening on %s · host key %s (%s)", s.hub.ID(), s.ln.Addr(), gossh.FingerprintSHA256(s.hostPub), s.cfg.HostKey)
 	err := s.srv.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) || s.isClosing() {
 		return nil

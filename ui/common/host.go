@@ -55,23 +55,24 @@ func (r *Refusal) Unwrap() error { return ErrConfined }
 
 // Allowed says whether the session may do a on the host: nil, or a
 // *Refusal (wrapping ErrConfined) whose text is the sentence to show on
-// the screen: what is not available, and where to do it instead.
+// the screen: that it is not available and where to do it instead first
+// (a status line at 80 columns shows that much), then why.
 func (c *Common) Allowed(a HostAction) error {
 	if !c.confined {
 		return nil
 	}
 	switch a {
 	case RunProgram, OpenURL:
-		return &Refusal{"Check a server is not available in a class: it would run the command or open the URL on the class's server. Run errorlab check on your own machine."}
+		return &Refusal{"Not available in a class: run errorlab check on your own machine. (Here it would run the command, or open the URL, on the class's server.)"}
 	case OpenPort:
-		return &Refusal{"Serve is not available in a class: it would open a port on the class's server. Run errorlab serve on your own machine."}
+		return &Refusal{"Not available in a class: run errorlab serve on your own machine. (Here it would open a port on the class's server.)"}
 	case LinkViews:
-		return &Refusal{"Linking walkthrough views is not available in a class: this view works alone and drives no other screen. Run errorlab walkthrough on your own machine to link two."}
+		return &Refusal{"Not available in a class: this view links to no other and drives no other screen. (Run errorlab walkthrough on your own machine to link two views.)"}
 	case WriteFile:
 		if c.ExportDir != "" {
 			return nil
 		}
-		return &Refusal{"Writing files is not available in a class: y copies to your own clipboard instead."}
+		return &Refusal{"Not available in a class: w writes no file here; y copies to your own clipboard instead."}
 	}
 	return &Refusal{"This is not available in a class."}
 }

@@ -162,7 +162,7 @@ func TestConfinedSessionProbesNothing(t *testing.T) {
 		t.Fatal("the command ran")
 	}
 	view := uitest.Flat(model.View())
-	if !strings.Contains(view, uitest.Flat("Check a server is not available in a class")) || strings.Contains(view, "Probing") {
+	if !strings.Contains(view, uitest.Flat("Not available in a class: run errorlab check on your own machine")) || strings.Contains(view, "Probing") {
 		t.Fatalf("the screen does not say why nothing runs:\n%s", model.View())
 	}
 	if m.Capturing() {

@@ -216,7 +216,7 @@ func TestConfinedSessionServesNothing(t *testing.T) {
 	if cmd := m.Activate(); cmd != nil {
 		t.Fatal("the screen started its server")
 	}
-	if view := uitest.Flat(m.View()); !strings.Contains(view, uitest.Flat("Serve is not available in a class")) {
+	if view := uitest.Flat(m.View()); !strings.Contains(view, uitest.Flat("Not available in a class: run errorlab serve on your own machine")) {
 		t.Fatalf("the screen does not say why:\n%s", m.View())
 	}
 	m.Close()
