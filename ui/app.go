@@ -96,6 +96,12 @@ type Options struct {
 	// Serve, when set, opens the watch screen on a server `errorlab serve
 	// --watch` is running (with Home behind it).
 	Serve *ServeStart
+	// Confined makes the session one that may touch nothing on the host
+	// but ExportDir (common.Common.Confine): no Check a server, no Serve,
+	// no walkthrough link, w only into ExportDir. `errorlab classroom`
+	// sets it on every session, a student's and the teacher's over SSH;
+	// Room set implies it.
+	Confined bool
 	// NoSignalHandler leaves SIGINT and SIGTERM to the caller: `errorlab
 	// serve --watch` stops its server on them and the watch screen then
 	// ends the program (Bubble Tea v1.3.10's own handler can hang when the
@@ -169,6 +175,9 @@ func New(opts Options) tea.Model {
 	c.Bank, c.ExportDir, c.Clipboard = opts.Bank, opts.ExportDir, opts.Clipboard
 	c.Walkthroughs = opts.Walkthroughs
 	c.Room = opts.Room
+	if opts.Confined || opts.Room != nil {
+		c.Confine(opts.ExportDir)
+	}
 	if opts.Notice != "" {
 		c.SetStatus(common.StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
 	}
@@ -227,10 +236,12 @@ type App struct {
 	bodyW    int
 	bodyH    int
 
-	// In a class: the last room item acted on, and where the student was
-	// last reported to be.
-	roomItem  common.RoomItem
-	lastWhere string
+	// In a class: the last room item acted on, the screen the room opened
+	// last (the next move replaces it), and where the student was last
+	// reported to be.
+	roomItem   common.RoomItem
+	roomScreen common.Screen
+	lastWhere  string
 }
 
 func (a *App) top() common.Screen { return a.stack[len(a.stack)-1] }
@@ -269,7 +280,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		cmd = a.mouse(msg)
 	case tea.KeyMsg:
-		cmd = a.key(msg)
+		// Keys that arrived together are taken one at a time, on every
+		// screen.
+		cmd = common.EachKey(msg, a.key)
 	case common.OpenLabMsg:
 		cmd = a.push(lablist.New(a.c))
 	case common.OpenQuizMsg:
@@ -314,8 +327,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.c.SetStatus(common.StatusError, "%s", common.UnknownScenario(a.c.Catalog, msg.ID))
 			break
 		}
+		wasRoom := a.top() == a.roomScreen
 		a.dropTop()
 		cmd = a.push(scenario.New(a.c, sc))
+		if wasRoom {
+			a.roomScreen = a.top() // n from the room's scenario: the next move replaces this one
+		}
 	case common.PanicMsg:
 		a.c.SetStatus(common.StatusError, "%s", msg.What)
 		cmd = a.route(msg) // the screen may be waiting for an answer

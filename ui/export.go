@@ -48,11 +48,17 @@ type exportDoneMsg struct {
 	path string
 	err  error
 	side common.SideNote // which of two sides was written, when it is not plain
+	// class: written in a class over SSH, into the student's folder on
+	// the class's server, which the student cannot open themselves.
+	class bool
 }
 
 func (m exportDoneMsg) status() common.Status {
 	if m.err != nil {
 		return common.Status{Kind: common.StatusError, Text: "could not write the exchange: " + m.err.Error()}
+	}
+	if m.class {
+		return common.Status{Kind: common.StatusOK, Text: "saved in your folder on the class's server (ask the teacher for it; y copies it to your own clipboard): " + filepath.Base(m.path)}
 	}
 	if m.side.What != "" {
 		return common.Status{Kind: common.StatusOK, Text: fmt.Sprintf("wrote the %s to %s (%s)", m.side.What, m.path, m.side.Note)}
@@ -98,7 +104,22 @@ func (a *App) write() tea.Cmd {
 		a.c.SetStatus(common.StatusWarn, "%s", reason)
 		return nil
 	}
-	return common.Safe("writing the exchange", writeExport(a.c.ExportDir, name, rec, common.SideOf(a.top())))
+	if err := a.c.Allowed(common.WriteFile); err != nil {
+		a.c.SetStatus(common.StatusWarn, "%v", err)
+		return nil
+	}
+	cmd := writeExport(a.c.ExportDir, name, rec, common.SideOf(a.top()))
+	if a.c.Confined() {
+		// A class: the file stays in the student's own folder on the
+		// class's server; say so, and how to get the exchange at home.
+		inner := cmd
+		cmd = func() tea.Msg {
+			msg := inner().(exportDoneMsg)
+			msg.class = true
+			return msg
+		}
+	}
+	return common.Safe("writing the exchange", cmd)
 }
 
 type clipDoneMsg struct {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -12,11 +13,14 @@ import (
 	wtpage "github.com/errorlab/errorlab/ui/pages/walkthrough"
 )
 
-// onRoom takes the teacher's move in a class (a student's session): the
-// screen showing the item takes it (a reveal, the next step of the
-// walkthrough it follows); otherwise the item's screen opens on top of
-// where the student is (esc goes back there), replacing an earlier
-// room screen. A scenario's reveal is a line in the status.
+// onRoom takes the teacher's move in a class (a student's session). The
+// screen showing the item takes it (a reveal, a poll asked again, the
+// next step of the walkthrough it follows); otherwise the item's screen
+// opens in place of the room's previous screen (and whatever the
+// student opened above it), so room moves never stack up: esc goes back
+// to where the student was before the room took them. A reveal of a
+// scenario the student has left takes them back to it. Freeing the room
+// lets go of every screen that follows it.
 func (a *App) onRoom(it common.RoomItem) tea.Cmd {
 	if it.Seq < a.roomItem.Seq {
 		return nil // overtaken by a later move
@@ -26,8 +30,11 @@ func (a *App) onRoom(it common.RoomItem) tea.Cmd {
 	// The first move comes as the student joins: a warning then (their
 	// user name was mapped, say) stays in the status line.
 	keep := prev.Seq == 0 && a.c.Status().Kind == common.StatusWarn
-	revealOnly := prev.Same(it) && it.Revealed && !prev.Revealed
+	if it.Kind == common.RoomFree {
+		return a.roomFreed(keep)
+	}
 	if f, ok := a.top().(common.RoomFollower); ok && f.Follows(it) {
+		a.roomScreen = a.top()
 		return a.route(common.RoomMsg{Item: it})
 	}
 	var s common.Screen
@@ -47,22 +54,12 @@ func (a *App) onRoom(it common.RoomItem) tea.Cmd {
 		}
 		s = classpage.NewQuestion(a.c, it, q)
 	case common.RoomScenario:
-		if revealOnly {
-			a.c.SetStatus(common.StatusInfo, "%s", it.RevealText)
-			return nil
-		}
-		if sc, ok := a.top().(*scenario.Model); ok && sc.Crumb() == it.Scenario {
-			return nil // already there
-		}
 		sc, ok := a.c.Catalog.Get(it.Scenario)
 		if !ok {
 			a.c.SetStatus(common.StatusError, "%s", common.UnknownScenario(a.c.Catalog, it.Scenario))
 			return nil
 		}
-		s = scenario.New(a.c, sc)
-		if !keep {
-			defer a.c.SetStatus(common.StatusInfo, "the teacher opened this scenario for the room: make the call (enter), then choose an action (1–9); your choice goes to the room")
-		}
+		s = scenario.New(a.c, sc) // it says where the poll stands (the RoomMsg below)
 	case common.RoomStep:
 		set, err := a.c.WalkthroughSet()
 		if err != nil {
@@ -81,14 +78,58 @@ func (a *App) onRoom(it common.RoomItem) tea.Cmd {
 	if !keep {
 		a.c.ClearStatus() // what the status said was about the screen left behind
 	}
-	if _, ok := a.top().(common.RoomFollower); ok {
-		a.dropTop() // one room screen at a time
-	}
+	a.dropRoomScreen()
 	cmd := a.push(s)
+	a.roomScreen = s
 	if _, ok := s.(common.RoomFollower); ok {
+		var st common.Status
+		if keep {
+			st = a.c.Status()
+		}
 		cmd = tea.Batch(cmd, a.route(common.RoomMsg{Item: it}))
+		if keep {
+			a.c.PutStatus(st)
+		}
 	}
 	return cmd
+}
+
+// dropRoomScreen closes the screen the room opened last, and every
+// screen the student opened above it (n to the next scenario, say), when
+// it is still on the stack.
+func (a *App) dropRoomScreen() {
+	if a.roomScreen == nil {
+		return
+	}
+	i := slices.Index(a.stack, a.roomScreen)
+	if i < 1 {
+		a.roomScreen = nil
+		return
+	}
+	for len(a.stack) > i {
+		a.dropTop()
+	}
+	a.roomScreen = nil
+}
+
+// roomFreed lets go of every screen that follows the room (a
+// walkthrough in class mode goes on at the student's own pace).
+func (a *App) roomFreed(keep bool) tea.Cmd {
+	released := false
+	for _, s := range a.stack {
+		if r, ok := s.(common.RoomReleaser); ok && r.ReleaseRoom() {
+			released = true
+		}
+	}
+	if !keep {
+		if released {
+			a.c.SetStatus(common.StatusInfo, "the teacher freed the room: the walkthrough is yours now (space and ← move it, esc leaves)")
+		} else {
+			a.c.SetStatus(common.StatusInfo, "the teacher freed the room: go wherever you like")
+		}
+	}
+	a.layout(true)
+	return nil
 }
 
 // reportWhere tells the teacher which screen the student is on, when it

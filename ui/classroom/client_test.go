@@ -106,6 +106,9 @@ type term struct {
 	out     bytes.Buffer
 	changed chan struct{}
 	done    chan struct{}
+	// quiet: the terminal never answers the background and device
+	// queries (some terminals, a pipe).
+	quiet bool
 }
 
 // Auth methods of the test clients.
@@ -126,6 +129,12 @@ func (f *fixture) dial(tb testing.TB, user string, auth []gossh.AuthMethod) (*te
 
 // dialEnv is dial sending environment variables first (ssh -o SetEnv).
 func (f *fixture) dialEnv(tb testing.TB, user string, auth []gossh.AuthMethod, env map[string]string) (*term, error) {
+	tb.Helper()
+	return f.dialWith(tb, user, auth, env, false)
+}
+
+// dialWith is dialEnv with a terminal that answers no query when quiet.
+func (f *fixture) dialWith(tb testing.TB, user string, auth []gossh.AuthMethod, env map[string]string, quiet bool) (*term, error) {
 	tb.Helper()
 	hostPub, _, _ := f.srv.HostKey()
 	c, err := gossh.Dial("tcp", f.addr, &gossh.ClientConfig{User: user, Auth: auth, HostKeyCallback: gossh.FixedHostKey(hostPub), Timeout: 10 * time.Second})
@@ -150,7 +159,7 @@ func (f *fixture) dialEnv(tb testing.TB, user string, auth []gossh.AuthMethod, e
 	in, _ := sess.StdinPipe()
 	out, _ := sess.StdoutPipe()
 	errOut, _ := sess.StderrPipe()
-	t := &term{tb: tb, client: c, sess: sess, in: in, changed: make(chan struct{}, 1), done: make(chan struct{})}
+	t := &term{tb: tb, client: c, sess: sess, in: in, changed: make(chan struct{}, 1), done: make(chan struct{}), quiet: quiet}
 	go t.read(out)
 	go t.keep(errOut)
 	if err := sess.Shell(); err != nil {
@@ -178,10 +187,10 @@ func (t *term) read(r io.Reader) {
 		n, err := r.Read(buf)
 		if n > 0 {
 			chunk := buf[:n]
-			if bytes.Contains(chunk, []byte("\x1b]11;?")) {
+			if bytes.Contains(chunk, []byte("\x1b]11;?")) && !t.quiet {
 				_, _ = t.in.Write([]byte("\x1b]11;rgb:1e1e/1e1e/1e1e\x1b\\"))
 			}
-			if bytes.Contains(chunk, []byte("\x1b[c")) {
+			if bytes.Contains(chunk, []byte("\x1b[c")) && !t.quiet {
 				_, _ = t.in.Write([]byte("\x1b[?62;22c"))
 			}
 			t.mu.Lock()

@@ -21,6 +21,7 @@
 package classroom
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -30,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -58,6 +60,15 @@ const (
 	DefaultListen      = "127.0.0.1:2222"
 	DefaultMaxSessions = 60
 	DefaultIdleTimeout = 30 * time.Minute
+	DefaultFailDelay   = time.Second
+)
+
+// Password guessing: after MaxFailures wrong passwords from one address
+// within FailWindow, that address may not log in by password until the
+// window has passed.
+const (
+	MaxFailures = 5
+	FailWindow  = time.Minute
 )
 
 // Config configures a Server.
@@ -79,11 +90,22 @@ type Config struct {
 	// teacher over SSH (the host's console is the dashboard).
 	TeacherKeys string
 	// StudentKeys, when set, lets in as students only the keys of this
-	// authorized_keys file; Password, when set, lets in students who give
-	// it (with StudentKeys too: either). Neither: anyone who reaches the
-	// port is a student.
+	// authorized_keys file, each under the name it binds (the comment at
+	// the end of its line, or a name="…" option): a key logs in as its
+	// own name only, and a bound name only with its key. Password, when
+	// set, lets in students who give it (with StudentKeys too: either,
+	// but never under a name a key binds). Neither: anyone who reaches
+	// the port is a student. The server offers only the methods these
+	// make: public keys when there are keys, a password when there is
+	// one, and for a room open to anyone a keyboard-interactive login
+	// that asks nothing.
 	StudentKeys string
 	Password    string
+	// FailDelay is how long a wrong password holds its login up
+	// (DefaultFailDelay when 0; negative: none). After MaxFailures
+	// wrong passwords from one address within FailWindow, that address
+	// is refused until the window has passed.
+	FailDelay time.Duration
 	// MaxSessions caps the students' sessions at once (DefaultMaxSessions
 	// when 0); the teacher's do not count, and get in when the room is full.
 	MaxSessions int
@@ -115,9 +137,16 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*session]bool
-	conns    int
-	closing  bool
-	wg       sync.WaitGroup
+	// byName holds each student's live session: one at a time a name.
+	byName  map[string]*session
+	conns   int
+	closing bool
+	wg      sync.WaitGroup
+
+	// failMu serialises password checks from one address (failures),
+	// so parallel connections cannot guess faster than one at a time.
+	failMu   sync.Mutex
+	failures map[string]*failures
 
 	// Hooks the tests set (export_test.go).
 	beforeProgram func(name string) // runs before a session's app is built
@@ -127,12 +156,15 @@ type Server struct {
 // session is one SSH session's state, shared by the middleware layers.
 type session struct {
 	member  *room.Member
+	sess    ssh.Session
 	name    string
 	teacher bool
 	notice  string // the mapped name, said in the status line
+	since   time.Time
 
 	mu      sync.Mutex
 	program *tea.Program
+	input   *sessionInput
 	reason  string // why it ended: "", idle, closed, crashed
 	detail  string
 	ran     bool // the program ran to its end (no panic through it)
@@ -194,7 +226,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Dir == "" {
 		return nil, errors.New("the classroom needs a state directory")
 	}
-	s := &Server{cfg: cfg, sessions: map[*session]bool{}}
+	if cfg.FailDelay == 0 {
+		cfg.FailDelay = DefaultFailDelay
+	}
+	s := &Server{cfg: cfg, sessions: map[*session]bool{}, byName: map[string]*session{}, failures: map[string]*failures{}}
 	// wish's middlewares report through charmbracelet/log's default
 	// logger; its lines go to the class's log, never to a terminal the
 	// teacher's console may be drawing on.
@@ -214,12 +249,12 @@ func New(cfg Config) (*Server, error) {
 		s.warnings = append(s.warnings, w)
 	}
 	if cfg.TeacherKeys != "" {
-		if s.teachers, err = loadKeys(cfg.TeacherKeys, "--teacher-keys"); err != nil {
+		if s.teachers, err = loadKeys(cfg.TeacherKeys, "--teacher-keys", false); err != nil {
 			return nil, configErr(err)
 		}
 	}
 	if cfg.StudentKeys != "" {
-		if s.students, err = loadKeys(cfg.StudentKeys, "--student-keys"); err != nil {
+		if s.students, err = loadKeys(cfg.StudentKeys, "--student-keys", true); err != nil {
 			return nil, configErr(err)
 		}
 	}
@@ -235,12 +270,23 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.hostPub, s.created = signer.PublicKey(), created
 
-	s.srv, err = wish.NewServer(
+	// Only the login methods the configuration makes are offered: no
+	// password prompt where no password is set.
+	var auth []ssh.Option
+	if len(s.teachers) > 0 || len(s.students) > 0 {
+		auth = append(auth, wish.WithPublicKeyAuth(s.publicKey))
+	}
+	if cfg.Password != "" {
+		auth = append(auth, wish.WithPasswordAuth(s.password))
+	}
+	if cfg.Password != "" || s.openToAll() {
+		// With a password: the same password, asked. Open to all: a
+		// login that asks nothing (any name gets in).
+		auth = append(auth, wish.WithKeyboardInteractiveAuth(s.keyboard))
+	}
+	s.srv, err = wish.NewServer(append(append([]ssh.Option{
 		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
-		wish.WithVersion("errorlab-classroom"),
-		wish.WithPublicKeyAuth(s.publicKey),
-		wish.WithPasswordAuth(s.password),
-		wish.WithKeyboardInteractiveAuth(s.keyboard),
+		wish.WithVersion("errorlab-classroom")}, auth...),
 		func(srv *ssh.Server) error {
 			srv.ConnCallback = s.admitConn
 			if cfg.IdleTimeout > 0 {
@@ -264,20 +310,35 @@ func New(cfg Config) (*Server, error) {
 			s.admit,
 			activeterm.Middleware(),
 		),
-	)
+	)...)
 	if err != nil {
 		return nil, err
 	}
-	s.ln, err = net.Listen("tcp", cfg.Listen)
+	s.ln, err = net.Listen(network(cfg.Listen), cfg.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen on %s: %w (is another class running? pick another port with --listen)", cfg.Listen, err)
 	}
-	s.hub, err = room.New(room.Config{Dir: cfg.Dir, Listen: s.ln.Addr().String()})
+	fp := gossh.FingerprintSHA256(s.hostPub)
+	s.hub, err = room.New(room.Config{Dir: cfg.Dir, Listen: s.ln.Addr().String(), HostKey: fp})
 	if err != nil {
 		s.ln.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// network is "tcp4" for an IPv4 address and "tcp6" for an IPv6 one, so
+// the server listens where it was asked (and says so): Go's "tcp" on
+// 0.0.0.0 would listen on every IPv6 address as well.
+func network(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); err == nil && ip != nil {
+		if ip.To4() != nil {
+			return "tcp4"
+		}
+		return "tcp6"
+	}
+	return "tcp"
 }
 
 // isLoopback reports whether host:port names a loopback address (an
@@ -319,6 +380,9 @@ func (s *Server) Serve() error {
 	if s.isClosing() {
 		return nil
 	}
+	// The log's first line (server.log under --teacher-console): where
+	// the class listens and the key students should see.
+	s.logf("class %s listening on %s · host key %s (%s)", s.hub.ID(), s.ln.Addr(), gossh.FingerprintSHA256(s.hostPub), s.cfg.HostKey)
 	err := s.srv.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) || s.isClosing() {
 		return nil
@@ -372,6 +436,12 @@ func (s *Server) Printf(format string, v ...any) { s.logf(format, v...) }
 type logWriter struct{ s *Server }
 
 func (w logWriter) Write(p []byte) (int, error) {
+	// wish's bubbletea middleware reports a program ended by its
+	// session's context as an error; that is a client going away, which
+	// the session's own line says ("ana left (disconnected)").
+	if bytes.Contains(p, []byte("app exit with error")) && bytes.Contains(p, []byte("context canceled")) {
+		return len(p), nil
+	}
 	w.s.logf("%s", p)
 	return len(p), nil
 }
@@ -397,14 +467,11 @@ func (s *Server) publicKey(_ ssh.Context, k ssh.PublicKey) bool {
 // openToAll: no key list and no password restrict the students.
 func (s *Server) openToAll() bool { return s.students == nil && s.cfg.Password == "" }
 
-func (s *Server) password(_ ssh.Context, pw string) bool {
-	if s.cfg.Password == "" {
-		return s.openToAll()
-	}
-	return subtle.ConstantTimeCompare([]byte(pw), []byte(s.cfg.Password)) == 1
+func (s *Server) password(ctx ssh.Context, pw string) bool {
+	return s.checkPassword(ctx, pw)
 }
 
-func (s *Server) keyboard(_ ssh.Context, ask gossh.KeyboardInteractiveChallenge) bool {
+func (s *Server) keyboard(ctx ssh.Context, ask gossh.KeyboardInteractiveChallenge) bool {
 	if s.openToAll() {
 		return true // no question: anyone is a student
 	}
@@ -412,7 +479,78 @@ func (s *Server) keyboard(_ ssh.Context, ask gossh.KeyboardInteractiveChallenge)
 		return false
 	}
 	ans, err := ask("", "errorlab classroom: the class password", []string{"Password: "}, []bool{false})
-	return err == nil && len(ans) == 1 && subtle.ConstantTimeCompare([]byte(ans[0]), []byte(s.cfg.Password)) == 1
+	if err != nil || len(ans) != 1 {
+		return false
+	}
+	return s.checkPassword(ctx, ans[0])
+}
+
+// failures are one address's wrong passwords.
+type failures struct {
+	mu     sync.Mutex // held while a password from the address is checked
+	times  []time.Time
+	warned bool // the lock-out is logged once
+}
+
+// checkPassword compares pw with the class password. One address's
+// checks run one at a time; a wrong password costs FailDelay and is
+// logged; after MaxFailures in FailWindow the address is refused (even
+// the right password) until the window has passed, and that is logged
+// once.
+func (s *Server) checkPassword(ctx ssh.Context, pw string) bool {
+	if s.cfg.Password == "" {
+		return false
+	}
+	ip := hostOf(ctx.RemoteAddr())
+	s.failMu.Lock()
+	f := s.failures[ip]
+	if f == nil {
+		f = &failures{}
+		s.failures[ip] = f
+	}
+	s.failMu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := time.Now()
+	f.times = slices.DeleteFunc(f.times, func(t time.Time) bool { return now.Sub(t) > FailWindow })
+	name, _ := room.SafeName(ctx.User())
+	if len(f.times) >= MaxFailures {
+		if !f.warned {
+			f.warned = true
+			s.event("refused", name, "%d wrong passwords from %s within %v: that address may not log in by password for a while", len(f.times), ip, FailWindow)
+		}
+		return false
+	}
+	if subtle.ConstantTimeCompare([]byte(pw), []byte(s.cfg.Password)) == 1 {
+		return true
+	}
+	f.times = append(f.times, now)
+	f.warned = false
+	s.event("refused", name, "a wrong password for %s from %s (%d in the last %v)", name, ip, len(f.times), FailWindow)
+	if s.cfg.FailDelay > 0 {
+		time.Sleep(s.cfg.FailDelay)
+	}
+	return false
+}
+
+// hostOf is an address's host (its IP), without the port.
+func hostOf(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return host
+}
+
+// event is a line for both logs: the room's (the dashboard) and the
+// server's (the terminal, or server.log).
+func (s *Server) event(kind, name, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.hub.Log(kind, name, "%s", msg)
+	s.logf("%s", msg)
 }
 
 // admitConn bounds the connections at once (logged in or not).
@@ -442,13 +580,15 @@ func (c *countedConn) Close() error {
 }
 
 // admit is the middleware that lets a session into the room: its role
-// from its key, its safe name, the session cap; after the app it takes
-// the session out of the room and says why it ended.
+// from its key, its safe name (bound to its key with --student-keys),
+// one live session a name, the session cap; after the app it takes the
+// session out of the room and says why it ended.
 func (s *Server) admit(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		raw := sess.User()
 		name, mapped := room.SafeName(raw)
-		ss := &session{name: name, teacher: s.teachers.has(sess.PublicKey())}
+		key := sess.PublicKey()
+		ss := &session{sess: sess, name: name, teacher: s.teachers.has(key), since: time.Now()}
 		if mapped {
 			ss.notice = fmt.Sprintf("your user name %s cannot be used as it is: in this class you are %s", room.Quote(raw, 32), name)
 		}
@@ -456,11 +596,27 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		if ss.teacher {
 			role = room.Teacher
 		}
+		if !ss.teacher {
+			if msg := s.nameRefusal(raw, name, key); msg != "" {
+				s.event("refused", name, "%s was turned away: %s", name, msg)
+				refuse(sess, "errorlab classroom: "+msg)
+				return
+			}
+			if msg := s.takeOver(ss); msg != "" {
+				s.event("refused", name, "a second session as %s was turned away: %s is connected already", name, name)
+				refuse(sess, "errorlab classroom: "+msg)
+				return
+			}
+		}
 		s.mu.Lock()
 		full := !ss.teacher && s.studentsLocked() >= s.cfg.MaxSessions
 		closing := s.closing
-		if !full && !closing {
+		taken := !ss.teacher && s.byName[name] != nil
+		if !full && !closing && !taken {
 			s.sessions[ss] = true
+			if !ss.teacher {
+				s.byName[name] = ss
+			}
 			s.wg.Add(1)
 		}
 		s.mu.Unlock()
@@ -469,14 +625,21 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			refuse(sess, "errorlab classroom: the class has ended.")
 			return
 		case full:
-			s.hub.Log("refused", name, "%s was turned away: the room is full (%s)", name, common.Plural(s.cfg.MaxSessions, "session"))
+			s.event("refused", name, "%s was turned away: the room is full (%s)", name, common.Plural(s.cfg.MaxSessions, "session"))
 			refuse(sess, fmt.Sprintf("errorlab classroom: the room is full (%s at once). Try again in a minute, or ask the teacher.", common.Plural(s.cfg.MaxSessions, "session")))
+			return
+		case taken:
+			s.event("refused", name, "a second session as %s was turned away: %s is connected already", name, name)
+			refuse(sess, fmt.Sprintf("errorlab classroom: %s is already connected. One session a name: close the other one first, or log in under another name.", name))
 			return
 		}
 		defer s.wg.Done()
 		left := func() {
 			s.mu.Lock()
 			delete(s.sessions, ss)
+			if s.byName[name] == ss {
+				delete(s.byName, name)
+			}
 			s.mu.Unlock()
 		}
 		m, err := s.hub.Join(name, role, sess.RemoteAddr().String())
@@ -495,11 +658,21 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		stopIdle := s.watchIdle(ss)
 		next(sess)
 		stopIdle()
+		ss.mu.Lock()
+		if ss.input != nil {
+			_ = ss.input.Close()
+		}
+		ss.mu.Unlock()
 		left() // its place is free before the room hears it left
 
 		reason, detail, ran := ss.state()
-		if !ran && reason == "" {
+		switch {
+		case !ran && reason == "":
 			reason, detail = "crashed", "the session stopped before its app ended"
+		case reason == "" && sess.Context().Err() != nil:
+			// The client went (its connection closed, ssh killed): the
+			// app did not quit, it was cut off.
+			reason = "disconnected"
 		}
 		// Leave the alternate screen and show the cursor: after a crash
 		// the app could not.
@@ -518,11 +691,85 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			m.Leave("left", "")
 			fmt.Fprint(sess, restore+"\r\nerrorlab classroom: the class has ended. Your progress is saved.\r\n")
 			_ = sess.Exit(0)
+		case "replaced":
+			m.Leave("disconnected", "")
+			_ = sess.Exit(0)
+		case "disconnected":
+			m.Leave("disconnected", "")
 		default:
 			m.Leave("left", "")
 			_ = sess.Exit(0)
 		}
 		s.logf("%s left (%s)", name, orWord(reason, "quit"))
+	}
+}
+
+// nameRefusal is why a student may not log in under this name with
+// this key ("": they may). With --student-keys, a key logs in as the
+// name it binds only, and a name a key binds only with that key (not by
+// the password).
+func (s *Server) nameRefusal(raw, name string, key ssh.PublicKey) string {
+	if s.students == nil {
+		return ""
+	}
+	if bound, ok := s.students.nameOf(key); ok {
+		if raw != bound {
+			return fmt.Sprintf("this key is %s's: log in as %s (ssh -p PORT %s@HOST), not as %s.", bound, bound, bound, room.Quote(raw, 32))
+		}
+		return ""
+	}
+	if s.students.binds(name) {
+		return fmt.Sprintf("the name %s belongs to a student's key: log in with that key, or under your own name.", name)
+	}
+	return ""
+}
+
+// takeOver lets ss have its name: "" when no other session holds it, or
+// the one that does no longer answers (a dropped connection the server
+// has not noticed yet: it is closed); otherwise why not.
+func (s *Server) takeOver(ss *session) string {
+	s.mu.Lock()
+	other := s.byName[ss.name]
+	s.mu.Unlock()
+	if other == nil {
+		return ""
+	}
+	if other.alive(aliveWait) {
+		return fmt.Sprintf("%s is already connected (since %s, from %s). One session a name: close the other one first, or log in under another name.",
+			ss.name, other.since.Format("15:04"), hostOf(other.sess.RemoteAddr()))
+	}
+	s.logf("%s: the earlier session does not answer; the new one takes its place", ss.name)
+	other.end("replaced", "")
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		gone := s.byName[ss.name] != other
+		s.mu.Unlock()
+		if gone {
+			return ""
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Sprintf("%s is already connected, and that session is still closing: try again in a moment.", ss.name)
+}
+
+// aliveWait is how long a session has to answer a keep-alive before a
+// new session under its name takes its place.
+var aliveWait = 2 * time.Second
+
+// alive asks the session's client for a keep-alive answer (any answer:
+// an ssh client refuses the request, and that is an answer) within d.
+func (ss *session) alive(d time.Duration) bool {
+	done := make(chan bool, 1)
+	go func() {
+		_, err := ss.sess.SendRequest("keepalive@openssh.com", true, nil)
+		done <- err == nil
+	}()
+	select {
+	case ok := <-done:
+		return ok
+	case <-time.After(d):
+		return false
 	}
 }
 
@@ -624,12 +871,23 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		s.beforeProgram(ss.name)
 	}
 	opts := s.cfg.App
-	opts.Renderer = bm.MakeRenderer(sess)
+	// The session's keyboard and renderer: the background asked for
+	// without holding up the first frame (term.go).
+	in := newSessionInput(sess)
+	ss.mu.Lock()
+	ss.input = in
+	ss.mu.Unlock()
+	opts.Renderer = sessionRenderer(sess, in)
 	if t, ok := sessionTheme(sess); ok {
 		opts.Theme = t
 	}
 	opts.Clipboard = sess
 	opts.ScenarioID, opts.Quiz, opts.WalkthroughID = "", nil, ""
+	// Every session of the class runs on this machine as the user who
+	// started it, for someone at another keyboard: it may touch nothing
+	// on the host but its own folder (no Check a server, no Serve, no
+	// walkthrough link; w only into the student's folder).
+	opts.Confined, opts.ExportDir = true, ""
 	if ss.teacher {
 		opts.Progress = ui.NewMemoryProgress()
 		opts.Teacher = &ui.TeacherStart{Hub: s.hub, Opts: classpage.DashboardOptions{ExportDir: filepath.Join(s.cfg.Dir, "exports")}}
@@ -667,7 +925,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		}
 		ss.mu.Unlock()
 	}}
-	p := tea.NewProgram(g, tea.WithInput(sess), tea.WithOutput(sess), tea.WithAltScreen(), tea.WithMouseCellMotion(),
+	p := tea.NewProgram(g, tea.WithInput(in), tea.WithOutput(sess), tea.WithAltScreen(), tea.WithMouseCellMotion(),
 		tea.WithFPS(60), tea.WithoutSignalHandler(), tea.WithContext(sess.Context()))
 	g.program = p
 	ss.mu.Lock()

@@ -99,7 +99,7 @@ func TestThirtyStudents(t *testing.T) {
 	}
 	teacher := f.connect(t, "teacher", withKey(f.teacher))
 	teacher.must("30 students connected")
-	teacher.must("30 of 30 connected answered")
+	teacher.must("30 of 30 answered")
 
 	// All at once, every student makes a live call in the lab and
 	// chooses an action, then follows a walkthrough's live call: the
@@ -141,7 +141,8 @@ func TestThirtyStudents(t *testing.T) {
 			}
 			mark = tm.size()
 			tm.press(fmt.Sprint(i%9 + 1))
-			if !ok(tm.waitFor("Verdict", mark, 20*time.Second)) {
+			// A class poll: the choice is in, the verdict waits.
+			if !ok(tm.waitFor("is in", mark, 20*time.Second)) {
 				return
 			}
 			mark = tm.size()
@@ -344,7 +345,8 @@ func TestHostileNames(t *testing.T) {
 		}
 	}
 	for _, n := range names[:2] {
-		if safe, _ := room.SafeName(n); !strings.Contains(text, safe) {
+		// The name column cuts long names (…): the safe name's start.
+		if safe, _ := room.SafeName(n); !strings.Contains(text, safe[:6]) {
 			t.Errorf("the teacher's screen does not name %q as %s", n, safe)
 		}
 	}
@@ -378,7 +380,8 @@ func TestWhoGetsIn(t *testing.T) {
 		stranger, _ := keyPair(t)
 		f := start(t, func(c *classroom.Config) {
 			p := filepath.Join(t.TempDir(), "students")
-			must(t, os.WriteFile(p, append([]byte("# the class\n\n"), line...), 0o600))
+			// The key binds the name at the end of its line.
+			must(t, os.WriteFile(p, []byte("# the class\n\n"+strings.TrimSpace(string(line))+" ann\n"), 0o600))
 			c.StudentKeys = p
 		})
 		if _, err := f.dial(t, "ann", anyone()); err == nil {
@@ -482,7 +485,10 @@ func TestReconnectKeepsProgress(t *testing.T) {
 	ann.press("\r")
 	ann.must("attempt 1")
 	ann.press(fmt.Sprint(common.ActionIndex(sc.BestAction) + 1))
-	ann.must("recorded as right first time")
+	ann.must("is in")
+	// The poll's verdict, and the progress it makes, wait for the reveal.
+	must(t, f.srv.Hub().Reveal())
+	ann.must("your choice")
 	ann.close()
 	_ = ann.ended(5 * time.Second)
 	again := f.connect(t, "ann", anyone())

@@ -50,8 +50,12 @@ func (a *app) classroomCmd() *cobra.Command {
 			"every screen and exports the session (`errorlab report --class` prints it later).\n\n" +
 			"The teacher is whoever logs in with a key listed in --teacher-keys (authorized_keys format); a user\n" +
 			"name alone is never enough. --teacher-console shows the dashboard in this terminal instead.\n" +
-			"Students: anyone by default (on the loopback address); --student-keys FILE or --password restricts\n" +
-			"them. Listening beyond loopback needs --allow-remote.",
+			"Students: anyone by default (on the loopback address); --student-keys FILE (each key binds the name\n" +
+			"at the end of its line) or --password restricts them. One session a name. Listening beyond loopback\n" +
+			"needs --allow-remote.\n\n" +
+			"Every session runs on this machine as you, for someone at another keyboard, so a class session\n" +
+			"cannot touch this machine: no Check a server (no command run, no URL opened), no Serve (no port),\n" +
+			"no link between walkthrough views, and w writes only into the student's own folder.",
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return a.classroom(cfg, console) },
 	}
@@ -166,9 +170,9 @@ func (a *app) classBanner(srv *classroom.Server, cfg classroom.Config, console b
 	who := "anyone who can reach the port"
 	switch {
 	case cfg.StudentKeys != "" && cfg.Password != "":
-		who = "keys in " + cfg.StudentKeys + ", or the password"
+		who = "keys in " + cfg.StudentKeys + " (each as its own name), or the password"
 	case cfg.StudentKeys != "":
-		who = "only keys in " + cfg.StudentKeys
+		who = "only keys in " + cfg.StudentKeys + ", each as the name it binds"
 	case cfg.Password != "":
 		who = "anyone with the password"
 	}

@@ -107,3 +107,47 @@ func TestClassroomRunsAndReports(t *testing.T) {
 		t.Errorf("an unknown session: exit %d, %s", code, errOut)
 	}
 }
+
+// `report --class` reads a session file anyone who can write the state
+// directory could have edited: a tampered session id cannot move the
+// export out of --out, and a name with escape codes is not printed raw.
+// `report --help` names the flags' values.
+func TestReportClassTamperedFile(t *testing.T) {
+	state := t.TempDir()
+	sd := filepath.Join(state, "classroom", "sessions")
+	if err := os.MkdirAll(sd, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(sd, "20250131-140000.json"), `{"version":2,"session":"../../../x","started":"2025-01-31T14:00:00Z","updated":"2025-01-31T14:00:00Z",
+"students":[{"name":"ev\u001b[2J\u001b]0;pwned\u0007il","firstSeen":"2025-01-31T14:00:00Z","sessions":1}],"questions":[]}`)
+	out := filepath.Join(t.TempDir(), "a", "b", "c")
+	code, _, errOut := runEnv(t, "", state, "report", "--class", "--out", out)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, ext := range []string{".md", ".json"} {
+		if _, err := os.Stat(filepath.Join(out, "class-20250131-140000"+ext)); err != nil {
+			t.Errorf("the export is not in --out: %v (%s)", err, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "..", "..", "..", "x.md")); err == nil {
+		t.Error("the tampered session id moved the export")
+	}
+	code, md, _ := runEnv(t, "", state, "report", "--class")
+	if code != ExitOK || strings.ContainsAny(md, "\x1b\x07") {
+		t.Errorf("report --class printed control characters from the file:\n%q", md)
+	}
+	_, help, _ := run(t, "report", "--help")
+	if line := lineWith(help, "--class"); strings.Contains(line, "--class errorlab") {
+		t.Errorf("report --help: %q", line)
+	}
+}
+
+func lineWith(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}

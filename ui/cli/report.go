@@ -44,8 +44,8 @@ func (a *app) reportCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "md", "md or json")
-	cmd.Flags().BoolVar(&class, "class", false, "a class session of `errorlab classroom`: every answer by student and question, the tally per question")
-	cmd.Flags().StringVar(&session, "session", "", "with --class, the session's id (default: the latest)")
-	cmd.Flags().StringVar(&out, "out", "", "with --class, write class-ID.md and class-ID.json into this folder instead of printing")
+	cmd.Flags().BoolVar(&class, "class", false, "a class session of errorlab classroom: every answer by student and poll, the tally of each")
+	cmd.Flags().StringVar(&session, "session", "", "with --class, the session's `ID` (default: the latest)")
+	cmd.Flags().StringVar(&out, "out", "", "with --class, write class-ID.md and class-ID.json into this `DIR` instead of printing")
 	return cmd
 }

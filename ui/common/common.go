@@ -47,6 +47,9 @@ type Common struct {
 	Width, Height int
 
 	status Status
+	// confined: a session of a class over SSH, which may touch nothing on
+	// the host but its own folder (Confine, Allowed).
+	confined bool
 	// lastNotice is the progress store's notice shown last (or known at
 	// start), so a new one shows once.
 	lastNotice string
@@ -55,18 +58,20 @@ type Common struct {
 // RecordScenario records one answer on a lab scenario, right (best or
 // acceptable) or not; the store decides the mark (✓ when the first
 // answer ever was right, ◑ when right only after a miss). The error is
-// the Progress store's.
-//
-// In a class (Room set), the action also goes to the room as this
-// student's answer when the teacher has sent the room to the scenario
-// (the room refuses it otherwise, and that is not an error here).
+// the Progress store's. (In a class, the answer to a poll of the room
+// goes to the room from the scenario screen, and reaches the progress
+// here only at the reveal.)
 func (c *Common) RecordScenario(id string, a rules.Action, g rules.Grade) error {
-	if c.Room != nil {
-		if i := ActionIndex(a); i >= 0 {
-			_ = c.Room.Answer(ScenarioKey(id), []int{i})
-		}
-	}
 	return c.Progress.RecordScenario(id, string(a), string(g), g.Correct())
+}
+
+// RoomPoll is where the room's latest poll of key stands for this
+// student; the zero Poll outside a class.
+func (c *Common) RoomPoll(key string) Poll {
+	if c.Room == nil {
+		return Poll{}
+	}
+	return c.Room.Poll(key)
 }
 
 // Mark is how the learner stands on a scenario (✓, ◑ or nothing).

@@ -30,10 +30,32 @@ type Room interface {
 	Answer(key string, choice []int) error
 	// Answered is the student's current answer to key (nil: none yet).
 	Answered(key string) []int
+	// Poll is where the room's latest poll of key stands for this
+	// student (the zero Poll: key was never asked).
+	Poll(key string) Poll
 	// Where tells the teacher which screen the student is on (the
 	// breadcrumb: "Lab › refund-past-return-window").
 	Where(crumb string)
 }
+
+// Poll is one sending of a room item that asks, as a student's screen
+// sees it (Room.Poll).
+type Poll struct {
+	// Round numbers the poll in the class (0: key was never asked).
+	Round int
+	// Revealed: the teacher has shown the answer; answers are closed.
+	// RevealText is then the answer's words (a scenario's best move).
+	Revealed   bool
+	RevealText string
+	// FirstCounts: the student's first choice is their answer (a lab
+	// scenario's poll); a question's answer may change until the reveal.
+	FirstCounts bool
+	// Answer is the student's answer (nil: none yet).
+	Answer []int
+}
+
+// Open reports whether the poll takes answers: asked, not revealed.
+func (p Poll) Open() bool { return p.Round > 0 && !p.Revealed }
 
 // RoomKind is what the teacher sent the room to.
 type RoomKind string
@@ -49,6 +71,9 @@ const (
 	// RoomStep is a step of a walkthrough run in class mode: every
 	// student's screen follows the teacher; a question step takes answers.
 	RoomStep RoomKind = "step"
+	// RoomFree: the teacher freed the room (no item); a screen that
+	// follows the room lets go, and students roam.
+	RoomFree RoomKind = "free"
 )
 
 // RoomItem is where the teacher has sent the room.
@@ -65,22 +90,26 @@ type RoomItem struct {
 	// Walkthrough and Step (0-based) are the walkthrough step (RoomStep).
 	Walkthrough string `json:"walkthrough,omitempty"`
 	Step        int    `json:"step,omitempty"`
+	// Round numbers the poll an item that asks opened (each send of it is
+	// a poll of its own); 0 for an item that asks nothing.
+	Round int `json:"round,omitempty"`
 	// Revealed: the teacher has shown the answer on every screen; answers
 	// are no longer taken.
 	Revealed bool `json:"revealed,omitempty"`
 	// RevealText is what a student's status line says when the answer is
 	// revealed on a screen that has no answer of its own to show (a
-	// scenario: "best action: 3 Explain and offer another path").
+	// scenario: its title and best move); set once revealed.
 	RevealText string `json:"revealText,omitempty"`
 	// Seq grows with every move of the teacher; a student's app drops a
 	// RoomMsg older than the last it acted on.
 	Seq int `json:"seq"`
 }
 
-// Same reports whether two items are the same place (revealed or not).
+// Same reports whether two items are the same place and poll (revealed
+// or not).
 func (it RoomItem) Same(o RoomItem) bool {
 	return it.Kind == o.Kind && it.Key == o.Key && it.Question == o.Question && it.Scenario == o.Scenario &&
-		it.Walkthrough == o.Walkthrough && it.Step == o.Step
+		it.Walkthrough == o.Walkthrough && it.Step == o.Step && it.Round == o.Round
 }
 
 // RoomMsg tells a student's app where the room is now: the classroom
@@ -93,6 +122,14 @@ type RoomMsg struct{ Item RoomItem }
 // RoomMsg for the item it Follows instead of opening another screen.
 type RoomFollower interface {
 	Follows(it RoomItem) bool
+}
+
+// RoomReleaser is a screen that follows the room until the teacher frees
+// it (common.RoomFree): ReleaseRoom lets it go (a walkthrough in class
+// mode then moves at the student's pace) and reports whether it was
+// following.
+type RoomReleaser interface {
+	ReleaseRoom() bool
 }
 
 // QuestionKey is the room key of bank question id: "question:ID".

@@ -26,6 +26,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/common"
 )
 
@@ -54,6 +55,9 @@ var (
 	ErrRevealed = errors.New("the teacher has revealed the answer: answers are closed")
 	ErrChoice   = errors.New("that is not one of the options")
 	ErrClosed   = errors.New("the class has ended")
+	// ErrFirstCounts: in a poll whose first answer counts (a lab
+	// scenario), a student's later choice is not taken.
+	ErrFirstCounts = errors.New("your first choice is your answer in this poll")
 )
 
 // Config configures a Hub.
@@ -64,6 +68,9 @@ type Config struct {
 	Dir string
 	// Listen is the address the server listens on, for the dashboard.
 	Listen string
+	// HostKey is the server's host key fingerprint (SHA256:…), shown on
+	// the dashboard so students can check what ssh shows them.
+	HostKey string
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 }
@@ -90,6 +97,16 @@ type Ask struct {
 	Correct []int
 	// Multi: a student may choose several options.
 	Multi bool
+	// Grades, when set (a lab scenario), is sim/rules' grade of each
+	// option (best, acceptable or wrong; LESSON-RULES §8); without it an
+	// answer is best when it is exactly Correct, and wrong otherwise.
+	// Grade reads it.
+	Grades []rules.Grade
+	// FirstCounts: a student's first choice is their answer and a later
+	// one is refused (ErrFirstCounts). A lab scenario's poll is so, as
+	// the lab's own mark counts the first answer; a question's is not
+	// (a student may change their answer until the reveal).
+	FirstCounts bool
 }
 
 // Event is one line of the room's log: a student joined, left, timed
@@ -103,9 +120,10 @@ type Event struct {
 
 // Hub is the room's shared state. Its methods are safe for concurrent use.
 type Hub struct {
-	now    func() time.Time
-	dir    string
-	listen string
+	now     func() time.Time
+	dir     string
+	listen  string
+	hostKey string
 
 	mu       sync.Mutex
 	id       string
@@ -114,8 +132,13 @@ type Hub struct {
 	nextID   int
 	members  map[int]*Member
 	students map[string]*student
+	// asks are the polls in the order sent (a poll is one send of an
+	// item that asks: sending the same question again opens a new one);
+	// latest is each key's latest poll, the one students answer; cur is
+	// the room's item's poll (nil when it asks nothing).
 	asks     []*ask
-	byKey    map[string]*ask
+	latest   map[string]*ask
+	cur      *ask
 	item     common.RoomItem
 	hasItem  bool
 	seq      int
@@ -137,15 +160,26 @@ type student struct {
 	crashes  int
 }
 
-// ask is an asked item and the answers to it, one per student.
+// ask is one poll: an item sent to the room that asks, and the answers
+// to it, one per student.
 type ask struct {
 	Ask
-	asked    time.Time
-	revealed bool
-	answers  map[string]*answer
+	// round numbers the polls of the session from 1 (RoomItem.Round);
+	// time is how many times its key had been asked, this one included.
+	round, time int
+	asked       time.Time
+	revealed    bool
+	answers     map[string]*answer
+	// present are the students connected at some moment while the poll
+	// was open: the ones its "answered" counts against (with those who
+	// answered).
+	present map[string]bool
 }
 
+// answer is a student's answer to a poll: their first choice, and the
+// one that counts now (the same when they never changed it).
 type answer struct {
+	first   []int
 	choice  []int
 	at      time.Time
 	changes int
@@ -163,9 +197,9 @@ func New(cfg Config) (*Hub, error) {
 		now = time.Now
 	}
 	h := &Hub{
-		now: now, dir: cfg.Dir, listen: cfg.Listen,
+		now: now, dir: cfg.Dir, listen: cfg.Listen, hostKey: cfg.HostKey,
 		started: now(), members: map[int]*Member{}, students: map[string]*student{},
-		byKey: map[string]*ask{}, watchers: map[int]chan struct{}{},
+		latest: map[string]*ask{}, watchers: map[int]chan struct{}{},
 	}
 	h.updated = h.started
 	h.id = h.started.UTC().Format("20060102-150405")
@@ -331,6 +365,12 @@ func (h *Hub) Join(name string, role Role, remote string) (*Member, error) {
 			h.students[name] = s
 		}
 		s.sessions++
+		// A student who comes while a poll is open counts for it.
+		for _, q := range h.latest {
+			if !q.revealed {
+				q.present[name] = true
+			}
+		}
 		if s.sessions > 1 {
 			h.logLocked("joined", name, "%s joined again (session %d)", name, s.sessions)
 		} else {
@@ -344,10 +384,11 @@ func (h *Hub) Join(name string, role Role, remote string) (*Member, error) {
 }
 
 // Send moves the room to a.Item: every student's screen goes there, and
-// when the item asks (Item.Key set), answers to it are taken until it is
-// revealed. Sending an item asked before keeps its answers (a changed
-// answer still replaces the earlier one). Item.Seq and Item.Revealed are
-// set by the room.
+// when the item asks (Item.Key set) it opens a new poll: answers to it
+// are taken until it is revealed. Every send is a poll of its own, with
+// its own answers and tally, even of an item asked before (Item.Round
+// numbers them). Item.Seq, Item.Round and Item.Revealed are set by the
+// room.
 func (h *Hub) Send(a Ask) error {
 	h.mu.Lock()
 	if h.closed {
@@ -355,21 +396,27 @@ func (h *Hub) Send(a Ask) error {
 		return ErrClosed
 	}
 	it := a.Item
+	it.Revealed, it.Round = false, 0
+	h.cur = nil
 	if it.Key != "" {
-		if len(a.Options) == 0 || len(a.Labels) != len(a.Options) {
+		if len(a.Options) == 0 || len(a.Labels) != len(a.Options) || (a.Grades != nil && len(a.Grades) != len(a.Options)) {
 			h.mu.Unlock()
-			return fmt.Errorf("%s: a question needs options, each with a label", it.Key)
+			return fmt.Errorf("%s: a question needs options, each with a label (and a grade, when graded)", it.Key)
 		}
-		q := h.byKey[it.Key]
-		if q == nil {
-			q = &ask{Ask: a, asked: h.now(), answers: map[string]*answer{}}
-			h.byKey[it.Key] = q
-			h.asks = append(h.asks, q)
+		q := &ask{Ask: a, round: len(h.asks) + 1, time: h.timesLocked(it.Key) + 1, asked: h.now(),
+			answers: map[string]*answer{}, present: map[string]bool{}}
+		for _, m := range h.members {
+			if m.role == Student {
+				q.present[m.name] = true
+			}
 		}
-		it.Revealed = q.revealed
-		if it.Revealed {
-			it.RevealText = q.Item.RevealText
-		}
+		it.Round = q.round
+		q.Item = it
+		// The answer's words travel with the reveal, not before.
+		it.RevealText = ""
+		h.asks = append(h.asks, q)
+		h.latest[it.Key] = q
+		h.cur = q
 	}
 	h.seq++
 	it.Seq = h.seq
@@ -390,8 +437,8 @@ func (h *Hub) Reveal() error {
 		h.mu.Unlock()
 		return ErrClosed
 	}
-	q := h.byKey[h.item.Key]
-	if !h.hasItem || h.item.Key == "" || q == nil {
+	q := h.cur
+	if !h.hasItem || q == nil {
 		h.mu.Unlock()
 		return errors.New("the room is not on a question: there is no answer to reveal")
 	}
@@ -410,14 +457,40 @@ func (h *Hub) Reveal() error {
 	return nil
 }
 
-// Clear leaves the room on no item: students stay where they are and
-// roam freely; a student who connects goes to Home.
+// Clear frees the room: it is on no item, and every student's screen
+// hears it (common.RoomFree): a walkthrough followed in class mode lets
+// go, and students roam freely; a student who connects stays on Home.
+// Open polls stay open.
 func (h *Hub) Clear() {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.hasItem = false
-	h.item = common.RoomItem{}
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.hasItem, h.cur = false, nil
+	h.seq++
+	h.item = common.RoomItem{Kind: common.RoomFree, Seq: h.seq}
+	free := h.item
 	h.changedLocked()
+	sends := h.studentSendsLocked()
+	h.mu.Unlock()
+	broadcast(sends, common.RoomMsg{Item: free})
+}
+
+// timesLocked is how many polls key has had. h.mu is held.
+func (h *Hub) timesLocked(key string) int {
+	if q := h.latest[key]; q != nil {
+		return q.time
+	}
+	return 0
+}
+
+// Asked is how many times the room has been asked key (0: never), for
+// the teacher's pickers.
+func (h *Hub) Asked(key string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.timesLocked(key)
 }
 
 // Current is the room's item (ok false when none).
@@ -448,12 +521,13 @@ func broadcast(sends []func(tea.Msg), msg tea.Msg) {
 	}
 }
 
-// answerLocked records name's answer to key. h.mu is held.
+// answerLocked records name's answer to the latest poll of key. h.mu
+// is held.
 func (h *Hub) answerLocked(name, key string, choice []int) error {
 	if h.closed {
 		return ErrClosed
 	}
-	q := h.byKey[key]
+	q := h.latest[key]
 	if q == nil {
 		return ErrNotAsked
 	}
@@ -472,9 +546,12 @@ func (h *Hub) answerLocked(name, key string, choice []int) error {
 	a := q.answers[name]
 	switch {
 	case a == nil:
-		q.answers[name] = &answer{choice: c, at: h.now()}
+		q.answers[name] = &answer{first: c, choice: c, at: h.now()}
+		q.present[name] = true
 	case slices.Equal(a.choice, c):
 		return nil
+	case q.FirstCounts:
+		return ErrFirstCounts
 	default:
 		a.choice, a.at = c, h.now()
 		a.changes++
@@ -483,24 +560,44 @@ func (h *Hub) answerLocked(name, key string, choice []int) error {
 	return nil
 }
 
-// Tally counts, for each option of the asked item key, the students
+// Tally counts, for each option of the latest poll of key, the students
 // whose answer includes it (each student once: a changed answer
 // replaces the earlier one), and how many students answered.
 func (h *Hub) Tally(key string) (counts []int, answered int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	q := h.byKey[key]
+	q := h.latest[key]
 	if q == nil {
 		return nil, 0
 	}
 	return q.tally()
 }
 
-// right reports whether choice (sorted) is exactly the right options.
-func (q *ask) right(choice []int) bool {
-	c := slices.Clone(q.Correct)
-	slices.Sort(c)
-	return slices.Equal(choice, c)
+// presentNames are the students the poll counts against, sorted.
+func (q *ask) presentNames() []string {
+	out := make([]string, 0, len(q.present)+len(q.answers))
+	for name := range q.present {
+		out = append(out, name)
+	}
+	for name := range q.answers {
+		if !q.present[name] {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// eligible is how many students the poll's "answered" counts against:
+// those connected while it was open, and those who answered.
+func (q *ask) eligible() int {
+	n := len(q.present)
+	for name := range q.answers {
+		if !q.present[name] {
+			n++
+		}
+	}
+	return n
 }
 
 func (q *ask) tally() ([]int, int) {
@@ -562,7 +659,7 @@ func (m *Member) Idle() time.Duration {
 }
 
 // Leave takes the session out of the room; kind says why ("left",
-// "idle", "crashed", "closed") and detail, when set, is shown with it
+// "disconnected", "idle", "crashed", "closed") and detail, when set, is shown with it
 // (a crash's panic value, sanitised). A second Leave does nothing.
 func (m *Member) Leave(kind, detail string) {
 	h := m.h
@@ -589,6 +686,8 @@ func (m *Member) Leave(kind, detail string) {
 		h.logLocked(kind, m.name, "%s: the session crashed and was closed (%s); the others carry on", who, detail)
 	case "idle":
 		h.logLocked(kind, m.name, "%s: closed after %s without a key", who, detail)
+	case "disconnected":
+		h.logLocked("left", m.name, "%s disconnected", who)
 	default:
 		h.logLocked("left", m.name, "%s left", who)
 	}
@@ -611,16 +710,24 @@ func (r studentRoom) Answer(key string, choice []int) error {
 	return h.answerLocked(r.m.name, key, choice)
 }
 
-func (r studentRoom) Answered(key string) []int {
+func (r studentRoom) Answered(key string) []int { return r.Poll(key).Answer }
+
+func (r studentRoom) Poll(key string) common.Poll {
 	h := r.m.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if q := h.byKey[key]; q != nil {
-		if a := q.answers[r.m.name]; a != nil {
-			return slices.Clone(a.choice)
-		}
+	q := h.latest[key]
+	if q == nil {
+		return common.Poll{}
 	}
-	return nil
+	p := common.Poll{Round: q.round, Revealed: q.revealed, FirstCounts: q.FirstCounts}
+	if q.revealed {
+		p.RevealText = q.Item.RevealText
+	}
+	if a := q.answers[r.m.name]; a != nil {
+		p.Answer = slices.Clone(a.choice)
+	}
+	return p
 }
 
 func (r studentRoom) Where(crumb string) {
@@ -644,27 +751,41 @@ type MemberView struct {
 	LastInput time.Time
 	// Where is the screen the student is on ("" before their app reports).
 	Where string
+	// Idle is how long ago their last key or click came, by the room's
+	// clock (the one the idle timeout counts with).
+	Idle time.Duration
 	// Answer is the student's answer to the current question (nil: none);
-	// Changes how often they changed it; Right whether it is the answer.
+	// First their first one, Changes how often they changed it; Grade
+	// the room's verdict on it (Ask.Grade).
 	Answer  []int
+	First   []int
 	Changes int
-	Right   bool
+	Grade   rules.Grade
 }
 
-// AskView is the current question with its tally.
+// AskView is the current poll with its tally.
 type AskView struct {
 	Ask
-	Revealed bool
-	// Counts per option (each student once) and how many answered.
+	// Round numbers the poll in the session; Time is how many times its
+	// item has been asked, this one included (2: asked once before).
+	Round, Time int
+	Revealed    bool
+	// Counts per option (each student once) and how many answered, of
+	// Eligible: the students connected while it was open, and those who
+	// answered.
 	Counts   []int
 	Answered int
+	Eligible int
 }
 
 // Snapshot is the room at one moment, for the dashboard.
 type Snapshot struct {
 	Session string
 	Listen  string
+	HostKey string
 	Started time.Time
+	// At is when it was taken, by the room's clock.
+	At time.Time
 	// Members are the sessions connected now: students by name, then the
 	// teacher's.
 	Members []MemberView
@@ -683,24 +804,26 @@ type Snapshot struct {
 func (h *Hub) Snapshot() Snapshot {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s := Snapshot{Session: h.id, Listen: h.listen, Started: h.started, Events: slices.Clone(h.events)}
+	now := h.now()
+	s := Snapshot{Session: h.id, Listen: h.listen, HostKey: h.hostKey, Started: h.started, At: now, Events: slices.Clone(h.events)}
 	var q *ask
 	if h.hasItem {
 		it := h.item
 		s.Item = &it
-		q = h.byKey[it.Key]
+		q = h.cur
 	}
 	if q != nil {
 		counts, n := q.tally()
-		s.Ask = &AskView{Ask: q.Ask, Revealed: q.revealed, Counts: counts, Answered: n}
+		s.Ask = &AskView{Ask: q.Ask, Round: q.round, Time: q.time, Revealed: q.revealed, Counts: counts, Answered: n, Eligible: q.eligible()}
 		s.Ask.Item = h.item
 	}
 	names := map[string]bool{}
 	for _, m := range h.members {
-		v := MemberView{ID: m.id, Name: m.name, Role: m.role, Remote: m.remote, Since: m.since, LastInput: m.lastInput, Where: m.where}
+		v := MemberView{ID: m.id, Name: m.name, Role: m.role, Remote: m.remote, Since: m.since, LastInput: m.lastInput,
+			Idle: now.Sub(m.lastInput), Where: m.where}
 		if q != nil && m.role == Student {
 			if a := q.answers[m.name]; a != nil {
-				v.Answer, v.Changes, v.Right = slices.Clone(a.choice), a.changes, q.right(a.choice)
+				v.Answer, v.First, v.Changes, v.Grade = slices.Clone(a.choice), slices.Clone(a.first), a.changes, q.Grade(a.choice)
 			}
 		}
 		if m.role == Student {

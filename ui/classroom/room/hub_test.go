@@ -141,12 +141,13 @@ func TestSendReachesStudents(t *testing.T) {
 	if first.Item.Key != "question:q1" || first.Item.Revealed || !second.Item.Revealed || second.Item.Seq <= first.Item.Seq {
 		t.Fatalf("messages %+v then %+v", first, second)
 	}
-	// Sent again after the reveal, the item stays revealed.
+	// Sent again after the reveal, the item is a new poll: open, with a
+	// round of its own (TestEverySendIsANewPoll has the rest).
 	must(t, h.Send(Ask{Item: common.RoomItem{Kind: common.RoomStep, Walkthrough: "w", Step: 1}, Title: "step 2"}))
 	<-got
 	must(t, h.Send(question("question:q1")))
-	if third := <-got; !third.Item.Revealed {
-		t.Error("a revealed question sent again came back unrevealed")
+	if third := <-got; third.Item.Revealed || third.Item.Round == first.Item.Round {
+		t.Errorf("a revealed question sent again came back revealed, or as the same poll: %+v", third.Item)
 	}
 	m.Leave("left", "")
 	m.Leave("left", "") // twice: once in the log

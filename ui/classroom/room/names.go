@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxNameBytes is the longest SSH user name kept as it is; a longer one
@@ -20,7 +21,7 @@ const MaxNameBytes = 64
 // '/', "..", spaces, other scripts, invalid UTF-8, over 64 bytes, empty)
 // is mapped: the usable characters kept (other runs become one '-', at
 // most 20 bytes), then '+' and six hex digits of the name's SHA-256
-// ("../../x" → "x+2ec5ad"). Two different names never share a folder,
+// ("../../x" → "x+9cdf6a"). Two different names never share a folder,
 // and since a kept name holds no '+', a mapped name is never one a
 // student could type to take another's place. The result is always a
 // single path element, never "." or "..", at most 27 bytes.
@@ -65,12 +66,18 @@ func nameByte(c byte) bool {
 }
 
 // Quote shows untrusted text (an SSH user name) in a message without
-// letting it act on a terminal: Go-quoted in printable ASCII (a cut rune
-// or a control character becomes an escape such as \x1b), the first
-// limit bytes only, with "…" after the closing quote when cut.
+// letting it act on a terminal: Go-quoted (strconv.Quote), so printable
+// Unicode stays as it is ("Zoë") while a control character, a format
+// character such as a bidi override, or invalid UTF-8 becomes an escape
+// (\x1b, \u202e); the first limit bytes only, cut between runes, with
+// "…" after the closing quote when cut.
 func Quote(s string, limit int) string {
 	if len(s) <= limit {
-		return strconv.QuoteToASCII(s)
+		return strconv.Quote(s)
 	}
-	return strconv.QuoteToASCII(s[:limit]) + "…"
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
 }

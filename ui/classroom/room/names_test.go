@@ -1,6 +1,7 @@
 package room
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,7 +52,44 @@ func TestQuote(t *testing.T) {
 	if strings.ContainsAny(q, "\x1b\x07") || q != `"\x1b[31mred\a"` {
 		t.Errorf("Quote = %s", q)
 	}
-	if q := Quote(strings.Repeat("é", 100), 11); !strings.HasSuffix(q, "…") || strings.ContainsRune(q, 'é') {
+	// Printable Unicode is shown as it is ("Zoë", not "Zo\u00eb"); a cut
+	// falls between runes; a bidi override is escaped.
+	if q := Quote(strings.Repeat("é", 100), 11); !strings.HasSuffix(q, "…") || q != `"ééééé"…` {
 		t.Errorf("Quote cut = %s", q)
+	}
+	if q := Quote("Zoë", 40); q != `"Zoë"` {
+		t.Errorf("Quote(Zoë) = %s", q)
+	}
+	if q := Quote("a\u202eb", 40); strings.ContainsRune(q, 0x202e) {
+		t.Errorf("Quote kept a bidi override: %s", q)
+	}
+}
+
+// The README's account of user names is what SafeName does: its
+// examples map as it says, and the names it says are kept are kept.
+func TestReadmeNamesAgree(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Skip("no README beside the module")
+	}
+	readme := strings.Join(strings.Fields(string(data)), " ")
+	for _, raw := range []string{"../../x", ".hidden", "Zoë"} {
+		got, mapped := SafeName(raw)
+		if !mapped || !strings.Contains(readme, "`"+raw+"` → `"+got+"`") {
+			t.Errorf("the README does not say `%s` → `%s`", raw, got)
+		}
+	}
+	if !strings.Contains(readme, "not starting with `.` or `-`") {
+		t.Error("the README does not say a leading dot or dash is mapped")
+	}
+	for _, kept := range []string{"ana", "a.b_c-d", "Bob99"} {
+		if got, mapped := SafeName(kept); mapped || got != kept {
+			t.Errorf("%q is mapped to %q", kept, got)
+		}
+	}
+	for _, m := range []string{".hidden", "-rf"} {
+		if _, mapped := SafeName(m); !mapped {
+			t.Errorf("%q is kept", m)
+		}
 	}
 }

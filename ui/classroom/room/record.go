@@ -14,11 +14,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/common"
 )
 
 // RecordVersion is the version of the session record this build writes.
-const RecordVersion = 1
+// Version 2: one entry per poll (an item asked three times is three
+// entries, each with its round), a student's first answer, the room's
+// grade of each answer (best, acceptable, wrong), and how many students
+// each poll counts against.
+const RecordVersion = 2
 
 // Record is a class session as `errorlab report --class` exports it:
 // every question the room was asked, each student's answer to it and
@@ -32,8 +37,8 @@ type Record struct {
 	Updated time.Time `json:"updated"`
 	// Students are everyone who joined as a student, by name.
 	Students []StudentRecord `json:"students"`
-	// Questions are the asked items in the order the teacher first sent
-	// them.
+	// Questions are the polls in the order the teacher sent them: an
+	// item sent three times is three entries.
 	Questions []QuestionRecord `json:"questions"`
 }
 
@@ -47,40 +52,57 @@ type StudentRecord struct {
 	Crashes  int `json:"crashes,omitempty"`
 }
 
-// QuestionRecord is one asked item: the question, the tally per option
-// and every student's final answer.
+// QuestionRecord is one poll: the item asked, the tally per option and
+// every student's answer.
 type QuestionRecord struct {
-	Key   string          `json:"key"`
+	Key string `json:"key"`
+	// Round numbers the poll in the session (1, 2, …); Time is how many
+	// times its item had been asked, this one included.
+	Round int             `json:"round,omitempty"`
+	Time  int             `json:"time,omitempty"`
 	Kind  common.RoomKind `json:"kind"`
 	Title string          `json:"title"`
 	Stem  string          `json:"stem,omitempty"`
 	Multi bool            `json:"multi,omitempty"`
+	// FirstCounts: a student's first choice was their answer (a lab
+	// scenario); otherwise they could change it until the reveal.
+	FirstCounts bool `json:"firstCounts,omitempty"`
 	// Options carry the tally: how many students' answers include each.
 	Options  []OptionRecord `json:"options"`
 	Revealed bool           `json:"revealed"`
 	Asked    time.Time      `json:"asked"`
-	// Answered is how many students answered (each once).
+	// Answered is how many students answered (each once), of Present:
+	// the students connected while the poll was open, and those who
+	// answered (by name).
 	Answered int            `json:"answered"`
+	Present  []string       `json:"present,omitempty"`
 	Answers  []AnswerRecord `json:"answers"`
 }
 
-// OptionRecord is one option with its count.
+// OptionRecord is one option with its count. Correct marks the answer
+// (the best move of a scenario); Grade, for a scenario, is sim/rules'
+// grade of the option (best, acceptable, wrong).
 type OptionRecord struct {
 	Label   string `json:"label"`
 	Text    string `json:"text"`
 	Correct bool   `json:"correct"`
+	Grade   string `json:"grade,omitempty"`
 	Count   int    `json:"count"`
 }
 
-// AnswerRecord is a student's final answer to a question.
+// AnswerRecord is a student's answer to a poll.
 type AnswerRecord struct {
-	Student string    `json:"student"`
-	Choice  []string  `json:"choice"` // the options' labels
+	Student string   `json:"student"`
+	Choice  []string `json:"choice"` // the options' labels
+	// Grade is the room's verdict (Ask.Grade): best, acceptable or
+	// wrong; Correct is best or acceptable.
+	Grade   string    `json:"grade,omitempty"`
 	Correct bool      `json:"correct"`
 	At      time.Time `json:"at"`
-	// Changes counts how often the student changed their answer before
-	// it was revealed (the last one is the one counted).
-	Changes int `json:"changes,omitempty"`
+	// First is the student's first answer when they changed it; Changes
+	// counts how often they did before the reveal (the last one counts).
+	First   []string `json:"first,omitempty"`
+	Changes int      `json:"changes,omitempty"`
 }
 
 // Record copies the session as it stands.
@@ -95,15 +117,21 @@ func (h *Hub) Record() Record {
 	sort.Slice(r.Students, func(i, j int) bool { return r.Students[i].Name < r.Students[j].Name })
 	for _, q := range h.asks {
 		counts, n := q.tally()
-		qr := QuestionRecord{Key: q.Item.Key, Kind: q.Item.Kind, Title: q.Title, Stem: q.Stem, Multi: q.Multi,
-			Revealed: q.revealed, Asked: q.asked, Answered: n, Answers: []AnswerRecord{}}
+		qr := QuestionRecord{Key: q.Item.Key, Round: q.round, Time: q.time, Kind: q.Item.Kind, Title: q.Title, Stem: q.Stem, Multi: q.Multi,
+			FirstCounts: q.FirstCounts, Revealed: q.revealed, Asked: q.asked, Answered: n, Present: q.presentNames(), Answers: []AnswerRecord{}}
 		for i, o := range q.Options {
-			qr.Options = append(qr.Options, OptionRecord{Label: q.Labels[i], Text: o, Correct: slices.Contains(q.Correct, i), Count: counts[i]})
+			or := OptionRecord{Label: q.Labels[i], Text: o, Correct: slices.Contains(q.Correct, i), Count: counts[i]}
+			if q.Grades != nil {
+				or.Grade = string(q.Grades[i])
+			}
+			qr.Options = append(qr.Options, or)
 		}
 		for name, a := range q.answers {
-			ar := AnswerRecord{Student: name, At: a.at, Changes: a.changes, Correct: q.right(a.choice)}
-			for _, i := range a.choice {
-				ar.Choice = append(ar.Choice, q.Labels[i])
+			g := q.Grade(a.choice)
+			ar := AnswerRecord{Student: name, At: a.at, Changes: a.changes, Grade: string(g), Correct: g.Correct(),
+				Choice: labelsOf(q.Labels, a.choice)}
+			if !slices.Equal(a.first, a.choice) {
+				ar.First = labelsOf(q.Labels, a.first)
 			}
 			qr.Answers = append(qr.Answers, ar)
 		}
@@ -111,6 +139,17 @@ func (h *Hub) Record() Record {
 		r.Questions = append(r.Questions, qr)
 	}
 	return r
+}
+
+// labelsOf names options by their labels.
+func labelsOf(labels []string, idx []int) []string {
+	out := make([]string, 0, len(idx))
+	for _, i := range idx {
+		if i >= 0 && i < len(labels) {
+			out = append(out, labels[i])
+		}
+	}
+	return out
 }
 
 // WriteJSON writes the record as indented JSON.
@@ -174,8 +213,15 @@ func (r Record) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "# Class session %s\n\n", r.Session)
 	fmt.Fprintf(&b, "Started %s, last change %s. %s, %s asked.\n\n", r.Started.Format("2006-01-02 15:04"), r.Updated.Format("15:04"),
 		common.Plural(len(r.Students), "student"), common.Plural(len(r.Questions), "question"))
+	if len(r.Questions) > 0 {
+		b.WriteString("Each time the room was asked is a poll of its own. \"N of M answered\" counts against the students connected while the poll was open (and any who answered). ✓ best · ◑ acceptable · ✗ wrong.\n\n")
+	}
 	for i, q := range r.Questions {
-		fmt.Fprintf(&b, "## %d. %s\n\n", i+1, mdCell(q.Title))
+		again := ""
+		if q.Time > 1 {
+			again = fmt.Sprintf(" (asked again: time %d)", q.Time)
+		}
+		fmt.Fprintf(&b, "## %d. %s%s\n\n", i+1, mdCell(q.Title), again)
 		if q.Stem != "" {
 			fmt.Fprintf(&b, "%s\n\n", common.OneLineText(common.Sanitize(q.Stem)))
 		}
@@ -183,20 +229,35 @@ func (r Record) WriteMarkdown(w io.Writer) error {
 		if q.Revealed {
 			state = "revealed"
 		}
-		fmt.Fprintf(&b, "%d of %d answered · %s · key `%s`\n\n", q.Answered, len(r.Students), state, q.Key)
+		of := len(q.Present)
+		if q.Round == 0 { // a version 1 record: against everyone
+			of = len(r.Students)
+		}
+		rule := ""
+		if q.FirstCounts {
+			rule = " · the first choice counts"
+		}
+		fmt.Fprintf(&b, "%d of %d answered · %s · key `%s`%s\n\n", q.Answered, of, state, mdCell(q.Key), rule)
 		b.WriteString("| option | | count | tally |\n| --- | --- | ---: | --- |\n")
 		for _, o := range q.Options {
 			mark := ""
-			if o.Correct {
+			switch {
+			case o.Correct:
 				mark = "✓ "
+			case o.Grade == string(rules.GradeAcceptable):
+				mark = "◑ "
 			}
-			fmt.Fprintf(&b, "| %s%s | %s | %d | %s |\n", mark, o.Label, mdCell(o.Text), o.Count, bar(o.Count, q.Answered, 20))
+			fmt.Fprintf(&b, "| %s%s | %s | %d | %s |\n", mark, mdCell(o.Label), mdCell(o.Text), o.Count, bar(o.Count, q.Answered, 20))
 		}
 		b.WriteString("\n")
 		if len(q.Answers) > 0 {
 			b.WriteString("| student | answer | right | changed |\n| --- | --- | --- | ---: |\n")
 			for _, a := range q.Answers {
-				fmt.Fprintf(&b, "| %s | %s | %s | %d |\n", a.Student, strings.Join(a.Choice, ", "), yesNo(a.Correct), a.Changes)
+				choice := mdCell(strings.Join(a.Choice, ", "))
+				if len(a.First) > 0 {
+					choice += " (first " + mdCell(strings.Join(a.First, ", ")) + ")"
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %d |\n", mdCell(a.Student), choice, a.mark(), a.Changes)
 			}
 			b.WriteString("\n")
 		}
@@ -212,36 +273,45 @@ func (r Record) WriteMarkdown(w io.Writer) error {
 		}
 		b.WriteString(" ---: |\n")
 		for _, s := range r.Students {
-			fmt.Fprintf(&b, "| %s |", s.Name)
-			right := 0
+			fmt.Fprintf(&b, "| %s |", mdCell(s.Name))
+			right, asked := 0, 0
 			for _, q := range r.Questions {
-				cell := "—"
+				cell := "·"
+				if q.Round == 0 || slices.Contains(q.Present, s.Name) {
+					cell = "—"
+					asked++
+				}
 				for _, a := range q.Answers {
 					if a.Student == s.Name {
-						cell = strings.Join(a.Choice, ",")
+						if cell == "·" {
+							asked++
+						}
+						cell = mdCell(strings.Join(a.Choice, ",")) + " " + a.mark()
 						if a.Correct {
-							cell += " ✓"
 							right++
-						} else {
-							cell += " ✗"
 						}
 					}
 				}
 				fmt.Fprintf(&b, " %s |", cell)
 			}
-			fmt.Fprintf(&b, " %d of %d |\n", right, len(r.Questions))
+			fmt.Fprintf(&b, " %d of %d |\n", right, asked)
 		}
-		b.WriteString("\n✓ right · ✗ wrong · — no answer. A student's last answer before the reveal is the one counted.\n")
+		b.WriteString("\n✓ right · ◑ acceptable (counts as right) · ✗ wrong · — no answer · · not connected while it was open. A question's last answer before the reveal is the one counted; a scenario's first.\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func yesNo(ok bool) string {
-	if ok {
-		return "✓"
+// mark is the answer's grade mark: ✓ best, ◑ acceptable, ✗ wrong (a
+// version 1 record has only Correct).
+func (a AnswerRecord) mark() string {
+	if a.Grade == "" {
+		if a.Correct {
+			return "✓"
+		}
+		return "✗"
 	}
-	return "✗"
+	return GradeMark(rules.Grade(a.Grade))
 }
 
 // Export writes the session as Markdown and JSON into dir (created 0700
@@ -307,8 +377,56 @@ func ReadRecord(dir, id string) (Record, error) {
 	if r.Version > RecordVersion {
 		return Record{}, fmt.Errorf("the session file of %s was written by a newer errorlab (version %d)", id, r.Version)
 	}
+	r.clean(id)
 	return r, nil
 }
+
+// clean makes a record read from a file as safe as one the room keeps:
+// the file is data anyone who can write the state directory could have
+// edited. Its session id is the file's name (already checked), not what
+// the file says, since it names the exports; names are mapped as SSH
+// user names are (SafeName); every other text is one line without
+// control characters, so nothing in it can act on a terminal or reach
+// outside the export folder.
+func (r *Record) clean(id string) {
+	r.Session = id
+	r.Listen = cleanText(r.Listen)
+	for i := range r.Students {
+		r.Students[i].Name = cleanName(r.Students[i].Name)
+	}
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		q.Key, q.Title, q.Stem, q.Kind = cleanText(q.Key), cleanText(q.Title), cleanText(q.Stem), common.RoomKind(cleanText(string(q.Kind)))
+		for j := range q.Present {
+			q.Present[j] = cleanName(q.Present[j])
+		}
+		for j := range q.Options {
+			o := &q.Options[j]
+			o.Label, o.Text, o.Grade = cleanText(o.Label), cleanText(o.Text), cleanText(o.Grade)
+		}
+		for j := range q.Answers {
+			a := &q.Answers[j]
+			a.Student, a.Grade = cleanName(a.Student), cleanText(a.Grade)
+			for k := range a.Choice {
+				a.Choice[k] = cleanText(a.Choice[k])
+			}
+			for k := range a.First {
+				a.First[k] = cleanText(a.First[k])
+			}
+		}
+	}
+}
+
+// cleanName is a student's name read back from a file: kept when it is
+// one SafeName keeps, mapped as SafeName maps an SSH user name if not.
+func cleanName(s string) string {
+	name, _ := SafeName(s)
+	return name
+}
+
+// cleanText is text read back from a file on one line, without control
+// characters.
+func cleanText(s string) string { return common.OneLineText(common.Sanitize(s)) }
 
 // Sessions lists the recorded sessions' ids, oldest first.
 func Sessions(dir string) ([]string, error) {

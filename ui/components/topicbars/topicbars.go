@@ -33,6 +33,9 @@ const (
 	Pass
 	// Fail is ✗ in the Fail style.
 	Fail
+	// Partial is ◑ in the Partial style (an acceptable answer: right, not
+	// the best).
+	Partial
 )
 
 // Row is one bar.
@@ -71,8 +74,8 @@ type Styles struct {
 	// foreground colour (a lipgloss.Color or AdaptiveColor; other kinds
 	// leave the cells uncoloured).
 	Full, Empty lipgloss.Style
-	// Pass and Fail draw the ✓ and ✗ marks.
-	Pass, Fail lipgloss.Style
+	// Pass, Fail and Partial draw the ✓, ✗ and ◑ marks.
+	Pass, Fail, Partial lipgloss.Style
 }
 
 // DefaultStyles takes the bars' styles from a session's styles: green
@@ -81,7 +84,7 @@ func DefaultStyles(st *styles.Styles) Styles {
 	return Styles{
 		Heading: st.Heading, Labels: st.Muted,
 		Full: st.OK, Empty: st.Border,
-		Pass: st.OK, Fail: st.Bad,
+		Pass: st.OK, Fail: st.Bad, Partial: st.Warn,
 	}
 }
 
@@ -190,6 +193,8 @@ func (m *Model) Lines() []string {
 			line += " " + m.Styles.Pass.Render("✓")
 		case Fail:
 			line += " " + m.Styles.Fail.Render("✗")
+		case Partial:
+			line += " " + m.Styles.Partial.Render("◑")
 		}
 		out = append(out, ansi.Truncate(line, w, ""))
 	}

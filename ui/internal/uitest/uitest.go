@@ -54,7 +54,8 @@ func Catalog(tb testing.TB) *scenarios.Catalog {
 	return c
 }
 
-// press turns a key name into a KeyMsg.
+// Press turns a key name into a KeyMsg; any other text is runes that
+// arrive together (one message, as over SSH or tmux send-keys).
 func Press(s string) tea.KeyMsg {
 	switch s {
 	case "enter":
@@ -77,6 +78,14 @@ func Press(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyPgUp}
 	case "backspace":
 		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "home":
+		return tea.KeyMsg{Type: tea.KeyHome}
+	case "end":
+		return tea.KeyMsg{Type: tea.KeyEnd}
 	case " ":
 		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 	}

@@ -150,8 +150,18 @@ func (m *Model) SetSize(w, h int) {
 	m.layout()
 }
 
-// Capturing implements common.InputCapturer: the input takes every key.
-func (m *Model) Capturing() bool { return m.mode == modeInput }
+// Capturing implements common.InputCapturer: the input takes every key
+// (none is shown, and none taken, in a session that may not probe).
+func (m *Model) Capturing() bool { return m.mode == modeInput && m.refused() == nil }
+
+// refused is why this session may not probe a server (nil: it may):
+// in a class over SSH the probe would run on the class's server.
+func (m *Model) refused() error {
+	if err := m.c.Allowed(common.RunProgram); err != nil {
+		return err
+	}
+	return m.c.Allowed(common.OpenURL)
+}
 
 // Close implements common.Closer: a probe still running is stopped.
 func (m *Model) Close() {
@@ -177,6 +187,9 @@ func (m *Model) Back() bool {
 func (m *Model) ShortHelp() []key.Binding {
 	switch m.mode {
 	case modeInput:
+		if m.refused() != nil {
+			return []key.Binding{m.c.Keys.Back}
+		}
 		return []key.Binding{m.keys.Run, common.Brief(m.keys.Spec, "spec "+string(m.spec)), m.c.Keys.Back}
 	case modeRunning:
 		return []key.Binding{common.Brief(m.c.Keys.Back, "stop")}
@@ -336,9 +349,13 @@ func (m *Model) start() tea.Cmd {
 		m.err = "type the command of a stdio MCP server, or the URL of a Streamable HTTP one"
 		return nil
 	}
-	t := check.Target{Command: text}
+	t, act := check.Target{Command: text}, common.RunProgram
 	if strings.HasPrefix(text, "http://") || strings.HasPrefix(text, "https://") {
-		t = check.Target{URL: text}
+		t, act = check.Target{URL: text}, common.OpenURL
+	}
+	if err := m.c.Allowed(act); err != nil {
+		m.err = err.Error()
+		return nil
 	}
 	m.Close()
 	m.gen++

@@ -3,6 +3,8 @@ package check_test
 import (
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
+	checkpage "github.com/errorlab/errorlab/ui/pages/check"
 )
 
 func TestMain(m *testing.M) { uitest.Main(m) }
@@ -140,4 +143,29 @@ func TestCheckSizes(t *testing.T) {
 	results, _ = uitest.Drive(results, typeText(mockURL(t, mockserver.StyleRawException))...)
 	results, _ = uitest.Drive(results, uitest.Press("enter"))
 	uitest.Sweep(t, map[string]tea.Model{"input": input, "results": results})
+}
+
+// In a confined session (a class over SSH) the screen says Check a
+// server is not available and runs nothing, whatever is typed: the
+// command would run on the class's server.
+func TestConfinedSessionProbesNothing(t *testing.T) {
+	c := common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil)
+	c.Confine("")
+	m := checkpage.New(c)
+	m.SetSize(100, 30)
+	marker := filepath.Join(t.TempDir(), "x")
+	var model tea.Model = m
+	model, _ = uitest.Drive(model, append(typeText("sh -c 'id > "+marker+"'"), uitest.Press("enter"))...)
+	model, _ = uitest.Drive(model, append(typeText("http://127.0.0.1:1/mcp"), uitest.Press("enter"))...)
+	time.Sleep(200 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the command ran")
+	}
+	view := uitest.Flat(model.View())
+	if !strings.Contains(view, uitest.Flat("Not available in a class: run errorlab check on your own machine")) || strings.Contains(view, "Probing") {
+		t.Fatalf("the screen does not say why nothing runs:\n%s", model.View())
+	}
+	if m.Capturing() {
+		t.Error("a screen that takes no input captures the keys (q would not quit)")
+	}
 }

@@ -207,6 +207,13 @@ func (m *Model) inputView() string {
 	w := m.w
 	var out []string
 	out = append(out, " "+st.Title.Render("Check a server: grade its error responses against the lesson rules"), "")
+	if err := m.refused(); err != nil {
+		for _, l := range common.WrapWords("⚠ "+err.Error(), w-2) {
+			out = append(out, " "+st.Warn.Render(l))
+		}
+		out = append(out, "", " "+st.Muted.Render("esc goes back"))
+		return strings.Join(common.FitLines(out, w, m.h), "\n")
+	}
 	for _, l := range common.WrapWords("Give the command that starts a stdio MCP server, or the URL of a Streamable HTTP one. errorlab lists its tools and calls each one the ways that show how it fails: an unknown tool, required arguments missing, wrong types, values out of range. Tools whose annotations say destructiveHint: true are not called.", w-2) {
 		out = append(out, " "+st.Muted.Render(l))
 	}

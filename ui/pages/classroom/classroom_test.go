@@ -229,7 +229,8 @@ func TestClassModeWalkthrough(t *testing.T) {
 }
 
 // A scenario sent to the room opens in the student's lab, and the
-// action they choose is their answer in the tally.
+// action they choose first is their answer in the tally; the lab's
+// verdict waits for the reveal (its ✓/◑ count too).
 func TestScenarioChoiceGoesToTheRoom(t *testing.T) {
 	c := newClass(t)
 	sc, ok := c.cat.Get("refund-past-return-window")
@@ -243,15 +244,26 @@ func TestScenarioChoiceGoesToTheRoom(t *testing.T) {
 	if top(app).Crumb() != sc.ID {
 		t.Fatalf("the student is on %q, want the scenario", top(app).Crumb())
 	}
-	app, _ = uitest.Drive(app, uitest.Press("enter"), uitest.Press(uitest.KeyOf(rules.RetrySame)), uitest.Press(uitest.KeyOf(rules.ExplainAlternative)))
+	app, _ = uitest.Drive(app, uitest.Press("enter"), uitest.Press(uitest.KeyOf(rules.RetrySame)))
+	if st := app.(*ui.App).Status(); !strings.Contains(st.Text, "is in: the teacher will reveal") {
+		t.Errorf("the status after the choice: %q", st.Text)
+	}
+	app, _ = uitest.Drive(app, uitest.Press(uitest.KeyOf(rules.ExplainAlternative)))
 	counts, n := c.hub.Tally(a.Item.Key)
-	if n != 1 || counts[common.ActionIndex(rules.ExplainAlternative)] != 1 || counts[0] != 0 {
-		t.Fatalf("tally %v from %d: want the last action, once", counts, n)
+	if n != 1 || counts[common.ActionIndex(rules.RetrySame)] != 1 || counts[common.ActionIndex(rules.ExplainAlternative)] != 0 {
+		t.Fatalf("tally %v from %d: want the first action, once", counts, n)
+	}
+	view := app.View()
+	if strings.Contains(view, "Verdict") || strings.Contains(view, "not the best move") || !strings.Contains(view, "✓ 0 · ◑ 0") {
+		t.Fatalf("the verdict shows before the reveal:\n%s", view)
 	}
 	uitest.Must(t, c.hub.Reveal())
 	app, _ = uitest.Drive(app, c.moved(t))
-	if st := app.(*ui.App).Status(); !strings.Contains(st.Text, "revealed the answer") {
-		t.Errorf("no reveal in the status line: %q", st.Text)
+	if st := app.(*ui.App).Status(); !strings.Contains(st.Text, "revealed the answer to "+sc.Title) || !strings.Contains(st.Text, "your choice "+uitest.KeyOf(rules.RetrySame)) {
+		t.Errorf("the reveal's status line: %q", st.Text)
+	}
+	if view := app.View(); !strings.Contains(view, "Verdict") {
+		t.Errorf("no verdict after the reveal:\n%s", view)
 	}
 }
 
@@ -293,7 +305,7 @@ func TestDashboardTallyRevealExport(t *testing.T) {
 	}
 	dash, _ = uitest.Drive(dash, room.ChangedMsg{})
 	view := dash.View()
-	for _, want := range []string{"3 students connected", "2 of 3 connected answered", "ann", "cy", "a changed answer replaces"} {
+	for _, want := range []string{"3 students connected", "2 of 3 answered", "3 students connected while it was open", "ann", "cy", "a changed answer replaces"} {
 		if !strings.Contains(uitest.Flat(view), uitest.Flat(want)) {
 			t.Errorf("the dashboard lacks %q:\n%s", want, view)
 		}

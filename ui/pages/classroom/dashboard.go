@@ -18,6 +18,7 @@ import (
 
 	"github.com/errorlab/errorlab/quiz"
 	wt "github.com/errorlab/errorlab/scenarios/walkthrough"
+	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/classroom/room"
 	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/components/pane"
@@ -81,6 +82,9 @@ type Dashboard struct {
 	watch <-chan struct{}
 	stop  func()
 	snap  room.Snapshot
+	// snapAt is when snap was taken, by the dashboard's clock: the idle
+	// column adds the snapshot's age to the room's idle times.
+	snapAt time.Time
 
 	now, people, log *pane.Model
 	bars             *topicbars.Model
@@ -118,9 +122,14 @@ func NewDashboard(c *common.Common, hub *room.Hub, o DashboardOptions) *Dashboar
 		now: pane.New(c), people: pane.New(c), log: pane.New(c), bars: topicbars.New(c), clock: time.Now}
 	d.bars.MaxBar = 40
 	d.now.SetFocused(true)
-	d.snap = hub.Snapshot()
+	d.takeSnapshot()
 	d.rebuild()
 	return d
+}
+
+// takeSnapshot reads the room.
+func (d *Dashboard) takeSnapshot() {
+	d.snap, d.snapAt = d.hub.Snapshot(), d.clock()
 }
 
 // watchRoom: the dashboard waits on the room for changes (false: the
@@ -142,7 +151,7 @@ func (d *Dashboard) Init() tea.Cmd { return nil }
 // Activate implements common.Activator: the dashboard starts hearing
 // the room's changes (once) and its clock ticks for the idle times.
 func (d *Dashboard) Activate() tea.Cmd {
-	d.snap = d.hub.Snapshot()
+	d.takeSnapshot()
 	d.rebuild()
 	var cmds []tea.Cmd
 	if d.watch == nil && watchRoom {
@@ -234,7 +243,7 @@ func (d *Dashboard) FullHelp() [][]key.Binding {
 func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case room.ChangedMsg:
-		d.snap = d.hub.Snapshot()
+		d.takeSnapshot()
 		d.layout()
 		if d.watch == nil {
 			return d, nil
@@ -242,6 +251,10 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return d, room.WaitChange(d.watch)
 	case tickMsg:
 		if msg.owner == d && msg.gen == d.tickGen {
+			// A key does not wake the dashboard (it would redraw on every
+			// student's key): the tick reads the room again, so the idle
+			// column shows the students' last keys.
+			d.takeSnapshot()
 			d.rebuildPeople()
 			return d, d.tick()
 		}
@@ -300,14 +313,14 @@ func (d *Dashboard) key(k tea.KeyMsg) tea.Cmd {
 		d.export()
 	case key.Matches(k, km.Clear):
 		d.hub.Clear()
-		d.c.SetStatus(common.StatusOK, "the room is free: students roam the app; a, l or t sends them somewhere again")
+		d.c.SetStatus(common.StatusOK, "the room is free: every student's screen is let go, they roam the app; a, l or t sends them somewhere again")
 	}
 	return nil
 }
 
 // refresh reads the room again and redraws.
 func (d *Dashboard) refresh() {
-	d.snap = d.hub.Snapshot()
+	d.takeSnapshot()
 	d.layout()
 }
 
@@ -466,8 +479,10 @@ func (d *Dashboard) openQuestions() {
 	}
 	var items []pick
 	for _, q := range b.Questions {
+		// No id on the teacher's screen: it can give the answer away on a
+		// projector (the filter still finds it).
 		items = append(items, pick{
-			title:  fmt.Sprintf("%s · %s", q.ID, quiz.TopicTitle(q.Topic)),
+			title:  d.askedBefore(common.QuestionKey(q.ID)) + fmt.Sprintf("%s · %s", quiz.TopicTitle(q.Topic), room.StemStart(q.Stem, 60)),
 			desc:   common.OneLineText(q.Stem),
 			filter: q.ID + " " + q.Topic + " " + q.Stem,
 			send:   func() error { return d.send(room.AskQuestion(q)) },
@@ -480,7 +495,7 @@ func (d *Dashboard) openScenarios() {
 	var items []pick
 	for _, sc := range d.c.Catalog.Scenarios {
 		items = append(items, pick{
-			title:  fmt.Sprintf("%s · %s", sc.ID, common.OneLineText(sc.Title)),
+			title:  d.askedBefore(common.ScenarioKey(sc.ID)) + fmt.Sprintf("%s · %s", sc.ID, common.OneLineText(sc.Title)),
 			desc:   common.OneLineText(sc.Situation),
 			filter: sc.ID + " " + sc.Title + " " + sc.Topic,
 			send:   func() error { return d.send(room.AskScenario(sc)) },
@@ -519,8 +534,12 @@ func (d *Dashboard) openSteps() {
 	}
 	var items []pick
 	for i, st := range w.Steps {
+		mark := ""
+		if st.Kind == wt.KindQuestion {
+			mark = d.askedBefore(common.StepKey(w.ID, i))
+		}
 		items = append(items, pick{
-			title:  fmt.Sprintf("%d. %s", i+1, common.OneLineText(st.Heading(d.c.Catalog))),
+			title:  mark + fmt.Sprintf("%d. %s", i+1, common.OneLineText(st.Heading(d.c.Catalog))),
 			desc:   string(st.Kind) + " · " + d.stepText(st),
 			filter: fmt.Sprint(i+1) + " " + st.Heading(d.c.Catalog),
 			send:   func() error { return d.sendStep(w, i) },
@@ -528,6 +547,19 @@ func (d *Dashboard) openSteps() {
 	}
 	d.openPicker("step", "Send the room to a step of "+common.OneLineText(w.Title)+" · enter sends", items)
 	d.picker.list.Select(d.snap.Item.Step)
+}
+
+// askedBefore marks a picker's entry the room was asked before: each
+// send is a new poll, with its own tally.
+func (d *Dashboard) askedBefore(key string) string {
+	switch n := d.hub.Asked(key); n {
+	case 0:
+		return ""
+	case 1:
+		return "↻ asked before · "
+	default:
+		return fmt.Sprintf("↻ asked %d× · ", n)
+	}
 }
 
 // stepText is a step's words for the step picker: its text, or for a
@@ -610,8 +642,16 @@ func (d *Dashboard) tallyRows(a *room.AskView) []topicbars.Row {
 		if a.Answered > 0 {
 			r.Fraction = float64(a.Counts[i]) / float64(a.Answered)
 		}
-		if a.Revealed && slices.Contains(a.Correct, i) {
-			r.Mark = topicbars.Pass
+		if a.Revealed {
+			switch a.Grade([]int{i}) {
+			case rules.GradeBest:
+				r.Mark = topicbars.Pass
+			case rules.GradeAcceptable:
+				r.Mark = topicbars.Partial
+			}
+			if a.Multi && slices.Contains(a.Correct, i) {
+				r.Mark = topicbars.Pass // one of the options of the answer
+			}
 		}
 		rows = append(rows, r)
 	}
@@ -682,14 +722,37 @@ func (d *Dashboard) rebuildNow() {
 		if a.Revealed {
 			state = st.OK.Render("✓ revealed: the answer is on every screen · " + strings.Join(labelsOf(a.Labels, a.Correct), ", "))
 		}
-		out = append(out, common.WrapLines(st.Bold, fmt.Sprintf("%d of %d connected answered", a.Answered, connected), w)...)
+		head := fmt.Sprintf("%d of %d answered", a.Answered, a.Eligible)
+		if a.Time > 1 {
+			head += fmt.Sprintf(" · asked again (%s time): a new poll", ordinal(a.Time))
+		}
+		out = append(out, common.WrapLines(st.Bold, head, w)...)
 		out = append(out, state)
 		d.bars.SetSize(w, 0)
 		out = append(out, d.bars.Lines()...)
-		out = append(out, common.WrapLines(st.Muted, "Each student counts once: a changed answer replaces their earlier one.", w)...)
+		how := "Each student counts once: a changed answer replaces their earlier one."
+		if a.FirstCounts {
+			how = "Each student counts once, with their first choice; their screen keeps the verdict until you reveal."
+		}
+		out = append(out, common.WrapLines(st.Muted, how+" Counted against the "+common.Plural(a.Eligible, "student")+" connected while it was open ("+fmt.Sprint(connected)+" now).", w)...)
 		stem()
 		return strings.Join(out, "\n")
 	})
+}
+
+// ordinal is "2nd", "3rd", "11th".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 func labelsOf(labels []string, idx []int) []string {
@@ -705,23 +768,31 @@ func labelsOf(labels []string, idx []int) []string {
 func (d *Dashboard) rebuildPeople() {
 	st := d.c.Styles
 	s := d.snap
-	now := d.clock()
+	age := max(d.clock().Sub(d.snapAt), 0) // since the snapshot, whose idle times are the room's
 	a := s.Ask
 	title := fmt.Sprintf("Students · %d connected", s.Students)
 	d.people.SetBuild(title, "", func(w int) string {
 		if len(s.Members) == 0 {
-			return strings.Join(common.WrapLines(st.Muted, "No one is connected yet. Students join with "+connectHint(s.Listen)+".", w), "\n")
-		}
-		nameW := 4
-		for _, m := range s.Members {
-			nameW = max(nameW, min(ansi.StringWidth(m.Name), 28))
+			text := "No one is connected yet. Students join with " + connectHint(s.Listen) + "."
+			if s.HostKey != "" {
+				text += " The first time, ssh shows the server's key: it should be " + s.HostKey + "."
+			}
+			return strings.Join(common.WrapLines(st.Muted, text, w), "\n")
 		}
 		ansW := 0
 		if a != nil {
 			ansW = 7
 		}
 		idleW := 6
-		whereW := max(w-nameW-ansW-idleW-3, 6)
+		// A long name is cut (…) before it squeezes the other columns:
+		// the name takes at most maxNameCells, and leaves "where" at
+		// least minWhereCells.
+		nameW := 4
+		for _, m := range s.Members {
+			nameW = max(nameW, min(ansi.StringWidth(m.Name), maxNameCells))
+		}
+		nameW = max(min(nameW, (w-ansW-idleW-3)*2/5), 4)
+		whereW := max(w-nameW-ansW-idleW-3, 1)
 		var out []string
 		head := common.PadRight("name", nameW) + " " + common.PadRight("where", whereW)
 		if ansW > 0 {
@@ -754,16 +825,22 @@ func (d *Dashboard) rebuildPeople() {
 				if cell != "—" && cell != "" {
 					cs = st.Accent
 					if a.Revealed {
-						// The mark reads without colour.
-						cs, cell = st.Bad, cell+" ✗"
-						if m.Right {
-							cs, cell = st.OK, strings.TrimSuffix(cell, " ✗")+" ✓"
+						// The room's verdict (Ask.Grade, as the record has
+						// it); the mark reads without colour.
+						cell += " " + room.GradeMark(m.Grade)
+						switch m.Grade {
+						case rules.GradeBest:
+							cs = st.OK
+						case rules.GradeAcceptable:
+							cs = st.Warn
+						default:
+							cs = st.Bad
 						}
 					}
 				}
 				line += " " + cs.Render(common.PadRight(ansi.Truncate(cell, ansW, ""), ansW))
 			}
-			line += " " + st.Muted.Render(common.PadLeft(idle(now.Sub(m.LastInput)), idleW))
+			line += " " + st.Muted.Render(common.PadLeft(idle(m.Idle+age), idleW))
 			out = append(out, line)
 		}
 		if changed {
@@ -772,6 +849,11 @@ func (d *Dashboard) rebuildPeople() {
 		return strings.Join(out, "\n")
 	})
 }
+
+// maxNameCells is the widest the students' box's name column gets; it
+// also takes at most two fifths of what the answer and idle columns
+// leave, so "where" keeps the rest.
+const maxNameCells = 16
 
 // idle is "12s", "4m", "1h".
 func idle(d time.Duration) string {
@@ -787,7 +869,12 @@ func idle(d time.Duration) string {
 func (d *Dashboard) rebuildLog() {
 	st := d.c.Styles
 	evs := d.snap.Events
-	d.log.SetBuild(fmt.Sprintf("Log · %d", len(evs)), "", func(w int) string {
+	title := fmt.Sprintf("Log · %d", len(evs))
+	if d.snap.HostKey != "" {
+		// Students check it against what ssh shows them the first time.
+		title += " · host key " + d.snap.HostKey
+	}
+	d.log.SetBuild(title, "", func(w int) string {
 		out := make([]string, 0, len(evs))
 		for _, e := range evs {
 			sym, s := "•", st.Muted

@@ -2,6 +2,8 @@ package classroom
 
 import (
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // Quiet makes dashboards wait on nothing (the tests send
@@ -12,3 +14,6 @@ func Quiet() {
 
 // SetClock sets a dashboard's clock (for the idle column).
 func SetClock(d *Dashboard, now func() time.Time) { d.clock = now }
+
+// Tick delivers the dashboard's clock tick (the tests run without one).
+func Tick(d *Dashboard) (tea.Model, tea.Cmd) { return d.Update(tickMsg{owner: d, gen: d.tickGen}) }

@@ -116,12 +116,18 @@ func (m *Question) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RoomMsg:
 		if m.Follows(msg.Item) && msg.Item.Seq >= m.item.Seq {
-			revealed := msg.Item.Revealed && !m.item.Revealed
+			again := msg.Item.Round != m.item.Round
+			revealed := msg.Item.Revealed && (!m.item.Revealed || again)
 			m.item = msg.Item
 			m.build()
-			if revealed {
+			switch {
+			case revealed:
 				m.c.SetStatus(common.StatusInfo, "the teacher revealed the answer")
 				m.showAnswer()
+			case again:
+				// Each send is a poll of its own: answer afresh.
+				m.c.SetStatus(common.StatusInfo, "the teacher asks this question again: a new poll, answer afresh")
+				m.pane.Viewport().GotoTop()
 			}
 		}
 	case tea.KeyMsg:
@@ -274,4 +280,5 @@ func (noRoom) Student() string                  { return "" }
 func (noRoom) Current() (common.RoomItem, bool) { return common.RoomItem{}, false }
 func (noRoom) Answer(string, []int) error       { return fmt.Errorf("this session is not in a class") }
 func (noRoom) Answered(string) []int            { return nil }
+func (noRoom) Poll(string) common.Poll          { return common.Poll{} }
 func (noRoom) Where(string)                     {}

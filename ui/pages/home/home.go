@@ -14,12 +14,16 @@ import (
 
 // Item is one section of the product on the home menu. Open is the
 // message sent to the root when it is chosen; Coming marks a section
-// that is announced but not there yet.
+// that is announced but not there yet. Needs are the host actions the
+// section takes (common.HostAction): in a session that may not take them
+// (a class over SSH), the section is shown as not available and enter
+// says why instead of opening it.
 type Item struct {
 	Name   string
 	Desc   string
 	Coming bool
 	Open   tea.Msg
+	Needs  []common.HostAction
 }
 
 // Items are the home menu's sections, in order.
@@ -30,8 +34,10 @@ func Items() []Item {
 		{Name: "Agents", Desc: "Two simulated agents side by side on the same failures: one guesses, one reads the metadata.", Open: common.OpenAgentPickerMsg{}},
 		{Name: "Practice & exam", Desc: "Practice by topic, a timed mock exam, review of what you missed, and your results.", Open: common.OpenQuizMsg{}},
 		{Name: "Present", Desc: "Classroom walkthroughs: present a failure to the room step by step, every call live, with presenter notes and a timer.", Open: common.OpenWalkthroughsMsg{}},
-		{Name: "Check a server", Desc: "Grade the error responses of any MCP server against the lesson rules.", Open: common.OpenCheckMsg{}},
-		{Name: "Serve", Desc: "Serve the mock server to your own MCP client over HTTP, watch every exchange and get a report card of how it recovered.", Open: common.OpenServeMsg{}},
+		{Name: "Check a server", Desc: "Grade the error responses of any MCP server against the lesson rules.", Open: common.OpenCheckMsg{},
+			Needs: []common.HostAction{common.RunProgram, common.OpenURL}},
+		{Name: "Serve", Desc: "Serve the mock server to your own MCP client over HTTP, watch every exchange and get a report card of how it recovered.", Open: common.OpenServeMsg{},
+			Needs: []common.HostAction{common.OpenPort}},
 	}
 }
 
@@ -114,7 +120,21 @@ func (m *Model) open() tea.Cmd {
 		m.c.SetStatus(common.StatusWarn, "%s is coming in a later version of errorlab", it.Name)
 		return nil
 	}
+	if err := m.refused(it); err != nil {
+		m.c.SetStatus(common.StatusWarn, "%v", err)
+		return nil
+	}
 	return common.Send(it.Open)
+}
+
+// refused is why the session may not open it (nil: it may).
+func (m *Model) refused(it Item) error {
+	for _, a := range it.Needs {
+		if err := m.c.Allowed(a); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mouse: the wheel moves the cursor; a left click selects the section
@@ -204,6 +224,13 @@ func (m *Model) rows(descRows int, gap bool) ([]string, []int, int) {
 		desc := it.Desc
 		if it.Coming {
 			desc = "coming · " + desc
+		}
+		if m.refused(it) != nil {
+			nameSt, descSt = st.Coming, st.Coming
+			if i == m.cursor {
+				nameSt = st.Cursor
+			}
+			desc = "not available in a class (it would act on the class's server) · " + desc
 		}
 		rows = append(rows, " "+mark+nameSt.Render(it.Name))
 		owner = append(owner, i)

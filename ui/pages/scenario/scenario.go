@@ -64,6 +64,9 @@ type Model struct {
 
 	chosen  rules.Action
 	verdict *scenarios.Verdict
+	// polled is the student's answer to the room's open poll of this
+	// scenario, whose verdict waits for the teacher's reveal (poll.go).
+	polled rules.Action
 	// caveat explains, under a bad style, that the verdict is graded on
 	// what really happened and what the response on screen fails to say.
 	caveat *verdict.Caveat
@@ -104,6 +107,9 @@ func New(c *common.Common, sc *scenarios.Scenario) *Model {
 	}
 	if !sc.HasStyle(m.style) && len(sc.Styles) > 0 {
 		m.style = sc.Styles[0]
+	}
+	if p := c.RoomPoll(common.ScenarioKey(sc.ID)); p.Open() && len(p.Answer) == 1 && p.Answer[0] < len(rules.Actions) {
+		m.polled = rules.Actions[p.Answer[0]] // chosen on an earlier screen of this poll
 	}
 	m.keys.Exercise.SetEnabled(sc.InSubagent)
 	m.panes[0], m.panes[1] = pane.New(c), pane.New(c)
@@ -161,6 +167,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		cmd = m.choose(msg.Action)
+	case common.RoomMsg:
+		cmd = m.onRoom(msg.Item)
 	case common.PanicMsg:
 		// A command of ours panicked: stop waiting for it.
 		m.busy, m.diffBusy = false, false
@@ -418,6 +426,15 @@ func (m *Model) choose(a rules.Action) tea.Cmd {
 		m.c.SetStatus(common.StatusWarn, "make the call first (enter) and read the response")
 		return nil
 	}
+	if p, ok := m.inPoll(); ok {
+		return m.choosePolled(p, a)
+	}
+	return m.grade(a)
+}
+
+// grade shows the verdict on action a, records it in the learner's
+// progress and says in the status how it stands.
+func (m *Model) grade(a rules.Action) tea.Cmd {
 	// Grade what is on screen: a bad style can show a protocol error for
 	// a tool that ran, and reading that as a server to fix is sound.
 	v := m.sc.ScoreSeen(m.rev, m.seenLayer(), a)

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -165,7 +166,9 @@ func (m *Model) lowerTitle(w int, mode actions.Mode) string {
 		graded = " (graded on what really happened)"
 	}
 	var cands []string
-	if m.verdict != nil {
+	if t := m.pollTitle(); t != "" {
+		cands = []string{t, fmt.Sprintf("Your choice %d is in · the teacher will reveal", common.ActionIndex(m.polled)+1), "Your choice is in"}
+	} else if m.verdict != nil {
 		under := "Verdict under spec " + string(m.rev) + graded
 		cands = []string{under + " · 1-9 to try another", under, "Verdict" + graded, "Verdict"}
 	} else {

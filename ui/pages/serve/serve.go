@@ -138,6 +138,11 @@ func (m *Model) Init() tea.Cmd { return nil }
 // changes.
 func (m *Model) Activate() tea.Cmd {
 	if m.srv == nil && m.own && m.failure == nil {
+		if err := m.c.Allowed(common.OpenPort); err != nil {
+			m.failure = err
+			m.refresh()
+			return nil
+		}
 		return m.start
 	}
 	m.refresh()

@@ -15,7 +15,9 @@ import (
 
 	"github.com/errorlab/errorlab/sim/serve"
 	"github.com/errorlab/errorlab/ui"
+	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
+	servepage "github.com/errorlab/errorlab/ui/pages/serve"
 )
 
 func TestMain(m *testing.M) { uitest.Main(m) }
@@ -202,4 +204,20 @@ func TestHomeServeStartsAndStopsAServer(t *testing.T) {
 		cs2.Close()
 		t.Errorf("the server at %s still answers after leaving the screen", url)
 	}
+}
+
+// In a confined session (a class over SSH) Home → Serve's screen opens
+// no port and says so.
+func TestConfinedSessionServesNothing(t *testing.T) {
+	c := common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil)
+	c.Confine("")
+	m := servepage.NewHome(c)
+	m.SetSize(100, 30)
+	if cmd := m.Activate(); cmd != nil {
+		t.Fatal("the screen started its server")
+	}
+	if view := uitest.Flat(m.View()); !strings.Contains(view, uitest.Flat("Not available in a class: run errorlab serve on your own machine")) {
+		t.Fatalf("the screen does not say why:\n%s", m.View())
+	}
+	m.Close()
 }

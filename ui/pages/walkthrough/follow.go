@@ -40,6 +40,19 @@ func (m *Model) Follows(it common.RoomItem) bool {
 // Following reports whether the screen follows the room (class mode).
 func (m *Model) Following() bool { return m.follow }
 
+// ReleaseRoom implements common.RoomReleaser: the teacher freed the
+// room, so the walkthrough is the student's to move (space, ←) from the
+// step it is on; it links to nothing.
+func (m *Model) ReleaseRoom() bool {
+	if !m.follow {
+		return false
+	}
+	m.follow = false
+	m.linkTried = true // a class session links to no other view
+	m.arrange()
+	return true
+}
+
 // onRoom moves the screen to the room's step: whole, or for a question
 // the question until it is revealed and then its answer.
 func (m *Model) onRoom(it common.RoomItem) tea.Cmd {

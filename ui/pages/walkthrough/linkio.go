@@ -101,6 +101,14 @@ func (m *Model) openLink() tea.Cmd {
 	if linker == nil {
 		return nil
 	}
+	if err := m.c.Allowed(common.LinkViews); err != nil {
+		// A class over SSH: every session shares the server's socket
+		// folder, and a student's view must never drive the room's.
+		// The presenter view's footer says so (the audience view has no
+		// link line).
+		m.linkState, m.linkText = linkFailed, err.Error()
+		return nil
+	}
 	owner, lk, id, presenter, initial := m, linker, m.w.ID, m.presenter, m.state()
 	o := link.JoinOptions{Walkthrough: id, Content: m.digest}
 	if m.droveAlone {
@@ -122,6 +130,10 @@ func (m *Model) openLink() tea.Cmd {
 
 // relink is l on the presenter view: join the audience view again.
 func (m *Model) relink() tea.Cmd {
+	if err := m.c.Allowed(common.LinkViews); err != nil {
+		m.c.SetStatus(common.StatusWarn, "%v", err)
+		return nil
+	}
 	if m.linkState == linkUp {
 		m.c.SetStatus(common.StatusOK, "already linked to the audience view")
 		return nil

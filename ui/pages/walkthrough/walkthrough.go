@@ -169,10 +169,10 @@ func (m *Model) Init() tea.Cmd { return nil }
 func (m *Model) Activate() tea.Cmd {
 	m.arrange()
 	cmds := []tea.Cmd{m.load(m.step), m.prefetch(), m.armTick()}
-	// In a class over SSH (c.Room set) every session runs in one process:
-	// a walkthrough links to no other view, so one student's presenter
-	// view never drives another student's screen.
-	if !m.linkTried && !m.follow && m.c.Room == nil {
+	// In a class over SSH (a confined session) openLink refuses: no
+	// view of a class links to another, so a student's presenter view
+	// never drives another screen, the room's projector least of all.
+	if !m.linkTried && !m.follow {
 		m.linkTried = true
 		cmds = append(cmds, m.openLink())
 	}
@@ -271,16 +271,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) key(k tea.KeyMsg) tea.Cmd {
-	if k.Type == tea.KeyRunes && len(k.Runes) > 1 {
-		// Keys that arrive together (a clicker's macro, tmux send-keys,
-		// fast typing) come as one message: each is a key of its own.
-		var cmds []tea.Cmd
-		for _, r := range k.Runes {
-			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
-		}
-		return tea.Batch(cmds...)
-	}
+// key takes the keys of k one at a time (common.EachKey: a clicker's
+// macro or tmux send-keys arrive as one message).
+func (m *Model) key(k tea.KeyMsg) tea.Cmd { return common.EachKey(k, m.oneKey) }
+
+func (m *Model) oneKey(k tea.KeyMsg) tea.Cmd {
 	km := m.KeyMap
 	m.c.ClearStatus()
 	if a := m.asking; a != askNone {
