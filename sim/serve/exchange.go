@@ -26,6 +26,13 @@ type Exchange struct {
 	Request, Response []byte
 	// HTTPStatus is the status of an HTTP response (0 over stdio).
 	HTTPStatus int
+	// Scenario is the id of the lab scenario served ("" when none).
+	Scenario string
+	// Truth is, when failures are written in a bad style, the good
+	// style's response to the same tools/call: what really went wrong,
+	// which the report card judges the client's move against (see
+	// session.shadow). nil under the good style.
+	Truth []byte
 
 	// Method is the request's method ("" for bytes that are not a request).
 	Method string
@@ -128,8 +135,12 @@ const logPreview = 256
 //	 "session":"<client session id>",
 //	 "spec":"<revision the exchange was served under>",
 //	 "transport":"stdio|http",
+//	 "seq":<the exchange's number across the server, from 1>,
+//	 "sent":"<RFC3339Nano, when the response left>",
+//	 "scenario":"<the lab scenario served, when one is>",
 //	 "request":<the JSON-RPC request exactly as received>,
-//	 "response":<the JSON-RPC response exactly as sent, or null for a notification>}
+//	 "response":<the JSON-RPC response exactly as sent, or null for a notification>,
+//	 "truth":<under a bad --style, the good style's response to the same tools/call>}
 //
 // request and response are embedded as the JSON they were, byte for byte
 // (never re-encoded). Bytes that are not JSON (a malformed frame) are
@@ -137,10 +148,12 @@ const logPreview = 256
 // string of its first 256 bytes followed by "…"; a request sent with line
 // breaks inside it (possible over HTTP) is compacted onto one line. An
 // HTTP status other than 200 is added as "httpStatus". `errorlab check`
-// reads these lines.
+// reads these lines, and ReadLog replays them (`errorlab lab --replay`):
+// seq, sent, scenario and truth are what the report card needs beyond
+// the exchange itself.
 func (ex Exchange) LogJSON() []byte {
 	var b bytes.Buffer
-	b.Grow(len(ex.Request) + len(ex.Response) + 160)
+	b.Grow(len(ex.Request) + len(ex.Response) + len(ex.Truth) + 220)
 	b.WriteString(`{"time":`)
 	b.WriteString(strconv.Quote(ex.Received.Format(time.RFC3339Nano)))
 	b.WriteString(`,"session":`)
@@ -149,6 +162,14 @@ func (ex Exchange) LogJSON() []byte {
 	writeString(&b, string(ex.Spec))
 	b.WriteString(`,"transport":`)
 	writeString(&b, ex.Transport)
+	b.WriteString(`,"seq":`)
+	b.WriteString(strconv.Itoa(ex.Seq))
+	b.WriteString(`,"sent":`)
+	b.WriteString(strconv.Quote(ex.Sent.Format(time.RFC3339Nano)))
+	if ex.Scenario != "" {
+		b.WriteString(`,"scenario":`)
+		writeString(&b, ex.Scenario)
+	}
 	if ex.HTTPStatus != 0 && ex.HTTPStatus != 200 {
 		b.WriteString(`,"httpStatus":`)
 		b.WriteString(strconv.Itoa(ex.HTTPStatus))
@@ -160,6 +181,10 @@ func (ex Exchange) LogJSON() []byte {
 		b.WriteString("null")
 	} else {
 		writeRaw(&b, ex.Response)
+	}
+	if ex.Truth != nil {
+		b.WriteString(`,"truth":`)
+		writeRaw(&b, ex.Truth)
 	}
 	b.WriteString("}\n")
 	return b.Bytes()

@@ -87,12 +87,12 @@ type Server struct {
 	diag    *log.Logger
 	changed chan struct{}
 
-	logMu sync.Mutex
+	logMu sync.Mutex // guards log and seq
 	log   io.Writer
+	seq   int
 
 	mu       sync.Mutex
 	sessions []*session
-	seq      int
 	listen   string
 }
 
@@ -246,14 +246,6 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// nextSeq numbers exchanges across the whole server, in recording order.
-func (s *Server) nextSeq() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seq++
-	return s.seq
-}
-
 // record is one exchange of a session: it is numbered, written to the
 // exchange log, added to the session's history and scored on its card.
 func (s *Server) record(ss *session, req, resp []byte, received, sent time.Time, status int) Exchange {
@@ -262,12 +254,26 @@ func (s *Server) record(ss *session, req, resp []byte, received, sent time.Time,
 }
 
 // recordHead is record for a request whose head is already read.
+//
+// A session's exchanges are numbered, logged and scored one at a time,
+// in one order, so a replay of the log (ReadLog) scores them as the live
+// card did; times keep only their wall-clock reading, the one the log
+// holds, for the same reason.
 func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok bool, received, sent time.Time, status int) Exchange {
 	ex := exchangeOf(req, resp, h, ok)
-	ex.Seq = s.nextSeq()
 	ex.Session, ex.Transport, ex.Spec = ss.id, ss.transport, ss.revision(h)
-	ex.Received, ex.Sent, ex.HTTPStatus = received, sent, status
+	ex.Received, ex.Sent, ex.HTTPStatus = received.Round(0), sent.Round(0), status
+	if s.cfg.Scenario != nil {
+		ex.Scenario = s.cfg.Scenario.ID
+	}
+	ss.order.Lock()
+	defer ss.order.Unlock()
+	ex.Truth = ss.truth(ex)
+	s.logMu.Lock()
+	s.seq++ // only here, under logMu: the log's order is the numbers' order
+	ex.Seq = s.seq
 	s.writeLog(ex)
+	s.logMu.Unlock()
 	ss.add(ex)
 	s.notify()
 	return ex
@@ -344,13 +350,12 @@ func (s *Server) Describe() string {
 	return "no injected failures: the mock world's own"
 }
 
+// writeLog writes ex to the exchange log. Call with logMu held.
 func (s *Server) writeLog(ex Exchange) {
 	if s.log == nil {
 		return
 	}
 	line := ex.LogJSON()
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
 	if _, err := s.log.Write(line); err != nil {
 		s.diag.Printf("the exchange log could not be written: %v", err)
 		s.log = nil

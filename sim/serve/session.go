@@ -32,7 +32,10 @@ type session struct {
 	started time.Time
 	owner   *Server
 
-	shadowMu sync.Mutex // keeps the twin's requests in recording order
+	// order is held while an exchange is numbered, logged and scored,
+	// so the twin, the log and the card take a session's exchanges in one
+	// order.
+	order sync.Mutex
 
 	mu        sync.Mutex
 	total     int
@@ -44,18 +47,29 @@ type session struct {
 	endedAt   time.Time
 }
 
-// add records an exchange in the session's history and on its card.
+// truth is the good-style twin's response to ex's request when failures
+// are written in a bad style and ex is a tools/call (nil otherwise). The
+// twin sees every request, initialize included, in order. Call with
+// ss.order held.
+func (ss *session) truth(ex Exchange) []byte {
+	if ss.shadow == nil {
+		return nil
+	}
+	ctx := mockserver.WithVirtualTime(context.Background(), ex.Received.Sub(ss.owner.start).Seconds())
+	resp := ss.shadow.HandleMessage(ctx, ex.Request)
+	if ex.Method != "tools/call" {
+		return nil
+	}
+	return resp
+}
+
+// add records an exchange in the session's history and on its card: the
+// same steps for a live exchange and for one read back from the log.
 func (ss *session) add(ex Exchange) {
 	var truth *rules.Classification
-	if ss.shadow != nil {
-		// The twin sees every request, initialize included, in order.
-		ss.shadowMu.Lock()
-		defer ss.shadowMu.Unlock()
-		ctx := mockserver.WithVirtualTime(context.Background(), ex.Received.Sub(ss.owner.start).Seconds())
-		if resp := ss.shadow.HandleMessage(ctx, ex.Request); resp != nil && ex.Method == "tools/call" {
-			if cl, err := rules.Classify(resp); err == nil {
-				truth = &cl
-			}
+	if ex.Truth != nil {
+		if cl, err := rules.Classify(ex.Truth); err == nil {
+			truth = &cl
 		}
 	}
 	ss.mu.Lock()
