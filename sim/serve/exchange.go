@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 )
 
@@ -26,8 +27,10 @@ type Exchange struct {
 	Request, Response []byte
 	// HTTPStatus is the status of an HTTP response (0 over stdio).
 	HTTPStatus int
-	// Scenario is the id of the lab scenario served ("" when none).
+	// Scenario is the id of the lab scenario served ("" when none), and
+	// Style the style failures were written in when it is not good.
 	Scenario string
+	Style    mockserver.Style
 	// Truth is, when failures are written in a bad style, the good
 	// style's response to the same tools/call: what really went wrong,
 	// which the report card judges the client's move against (see
@@ -138,6 +141,7 @@ const logPreview = 256
 //	 "seq":<the exchange's number across the server, from 1>,
 //	 "sent":"<RFC3339Nano, when the response left>",
 //	 "scenario":"<the lab scenario served, when one is>",
+//	 "style":"<the --style failures were written in, when not good>",
 //	 "request":<the JSON-RPC request exactly as received>,
 //	 "response":<the JSON-RPC response exactly as sent, or null for a notification>,
 //	 "truth":<under a bad --style, the good style's response to the same tools/call>}
@@ -149,8 +153,8 @@ const logPreview = 256
 // breaks inside it (possible over HTTP) is compacted onto one line. An
 // HTTP status other than 200 is added as "httpStatus". `errorlab check`
 // reads these lines, and ReadLog replays them (`errorlab lab --replay`):
-// seq, sent, scenario and truth are what the report card needs beyond
-// the exchange itself.
+// seq, sent, scenario, style and truth are what the report card needs
+// beyond the exchange itself.
 func (ex Exchange) LogJSON() []byte {
 	var b bytes.Buffer
 	b.Grow(len(ex.Request) + len(ex.Response) + len(ex.Truth) + 220)
@@ -169,6 +173,10 @@ func (ex Exchange) LogJSON() []byte {
 	if ex.Scenario != "" {
 		b.WriteString(`,"scenario":`)
 		writeString(&b, ex.Scenario)
+	}
+	if ex.Style != "" && ex.Style != mockserver.StyleGood {
+		b.WriteString(`,"style":`)
+		writeString(&b, string(ex.Style))
 	}
 	if ex.HTTPStatus != 0 && ex.HTTPStatus != 200 {
 		b.WriteString(`,"httpStatus":`)

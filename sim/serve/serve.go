@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -94,6 +95,8 @@ type Server struct {
 	mu       sync.Mutex
 	sessions []*session
 	listen   string
+	// replayed names the exchange log a replay was read from (ReadLog).
+	replayed string
 }
 
 // New returns a Server; nothing is served until ServeStdio or ServeHTTP.
@@ -266,6 +269,7 @@ func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok boo
 	if s.cfg.Scenario != nil {
 		ex.Scenario = s.cfg.Scenario.ID
 	}
+	ex.Style = s.cfg.Style
 	ss.order.Lock()
 	defer ss.order.Unlock()
 	ex.Truth = ss.truth(ex)
@@ -279,7 +283,8 @@ func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok boo
 	return ex
 }
 
-// Snapshot is the state of every session for a watcher: the newest first.
+// Snapshot is the state of every session for a watcher: the newest first
+// (a replay's in the log's order).
 type Snapshot struct {
 	Listening string
 	Sessions  []SessionView
@@ -298,8 +303,10 @@ func (s *Server) Snapshot() Snapshot {
 	all := append([]*session(nil), s.sessions...)
 	snap := Snapshot{Listening: s.listen}
 	s.mu.Unlock()
-	for i := len(all) - 1; i >= 0; i-- {
-		ss := all[i]
+	if s.replayed == "" {
+		slices.Reverse(all)
+	}
+	for _, ss := range all {
 		ss.mu.Lock()
 		kept := ss.exchanges[max(len(ss.exchanges)-MaxKept, 0):]
 		view := SessionView{Card: ss.cardView(s.cfg.Now()), Exchanges: append([]Exchange(nil), kept...)}
@@ -339,6 +346,12 @@ func (s *Server) Report() Report {
 
 // Describe says in one line what failures are served.
 func (s *Server) Describe() string {
+	if s.replayed != "" {
+		if s.cfg.Scenario != nil {
+			return fmt.Sprintf("a replay of %s (scenario %s: %s)", s.replayed, s.cfg.Scenario.ID, s.cfg.Scenario.Title)
+		}
+		return "a replay of " + s.replayed
+	}
 	switch {
 	case s.cfg.Scenario != nil:
 		return fmt.Sprintf("scenario %s: %s", s.cfg.Scenario.ID, s.cfg.Scenario.Title)
