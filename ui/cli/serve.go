@@ -20,6 +20,7 @@ import (
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/serve"
 	"github.com/errorlab/errorlab/ui"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // serveFlags are `errorlab serve`'s flags.
@@ -196,8 +197,7 @@ func (a *app) serveConfig(f serveFlags) (serve.Config, error) {
 		if sc.Failure.Kind != "" && sc.Failure.Kind != mockserver.FaultNone && sc.Call.Tool != "" {
 			cfg.Faults = map[string]mockserver.Fault{sc.Call.Tool: sc.Failure}
 		}
-		cfg.Scenario = &serve.Scenario{ID: sc.ID, Title: sc.Title, Situation: strings.TrimSpace(sc.Situation),
-			Tool: sc.Call.Tool, Arguments: sc.Call.Arguments, Raw: sc.Call.Raw, Feedback: sc.Feedback}
+		cfg.Scenario = common.ServeScenario(sc)
 		if sc.Call.Raw != "" {
 			fmt.Fprintf(a.Stderr, "errorlab serve: scenario %s sends hand-written bytes no MCP client sends; pipe them in yourself: printf '%%s\\n' '%s' | errorlab serve --scenario %s\n", sc.ID, strings.TrimSpace(sc.Call.Raw), sc.ID)
 		} else {
