@@ -129,7 +129,7 @@ type Model struct {
 	follow   bool // the selection follows the newest exchange
 	focus    int
 	panes    [paneCount]*pane.Model
-	lastSeq  int // the exchange the request and response panes show
+	lastSeq  int    // the exchange the request and response panes show
 	cardSeq  int    // the exchange whose card entry the card pane last scrolled to
 	cardOf   string // the session whose card the card pane shows
 	w, h     int
