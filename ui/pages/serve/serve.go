@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -158,7 +159,7 @@ func replayLine(r serve.Report, name string) string {
 	if r.Style != "" && r.Style != mockserver.StyleGood {
 		line += " · style " + string(r.Style)
 	}
-	from, to := r.Started.Local(), r.Ended.Local()
+	from, to := r.Started, r.Ended // as the log wrote them
 	span := from.Format("2006-01-02 15:04:05") + " → " + to.Format("15:04:05")
 	if to.Format(time.DateOnly) != from.Format(time.DateOnly) {
 		span = from.Format("2006-01-02 15:04") + " → " + to.Format("2006-01-02 15:04")
@@ -181,6 +182,7 @@ func newModel(c *common.Common) *Model {
 	m.input.Prompt = "› "
 	m.input.Placeholder = "exchanges.jsonl (written by errorlab serve --log)"
 	m.input.CharLimit = 4096
+	_ = m.input.Cursor.SetMode(cursor.CursorStatic) // no blink ticks, as in the lab list
 	for i := range m.panes {
 		m.panes[i] = pane.New(c)
 	}
@@ -359,7 +361,8 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		m.asking = true
 		m.layout()
-		return m.input.Focus()
+		m.input.Focus()
+		return nil
 	case key.Matches(k, m.KeyMap.Tab):
 		next := (m.focus + 1) % paneCount
 		if next == paneList && !m.wide() {
@@ -449,7 +452,8 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 		m.c.SetStatus(common.StatusError, "%s", replayProblem(path, msg.err))
 		m.asking, m.loadErr = true, msg.err
 		m.layout()
-		return m.input.Focus()
+		m.input.Focus()
+		return nil
 	}
 	m.input.SetValue("")
 	m.c.SetStatus(common.StatusInfo, "%s: %s", path, common.Plural(len(msg.srv.Report().Sessions), "client session"))
@@ -921,7 +925,7 @@ func (m *Model) buildCard() {
 		if selLine >= 0 {
 			vp := m.panes[paneCard].Viewport()
 			if selLine < vp.YOffset || selLine >= vp.YOffset+vp.Height-1 {
-				vp.SetYOffset(max(selLine-1, 0))
+				vp.SetYOffset(selLine)
 			}
 		}
 	}
