@@ -263,6 +263,8 @@ func (s *Server) record(ss *session, req, resp []byte, received, sent time.Time,
 // card did; times keep only their wall-clock reading, the one the log
 // holds, for the same reason.
 func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok bool, received, sent time.Time, status int) Exchange {
+	ss.order.Lock()
+	defer ss.order.Unlock()
 	ex := exchangeOf(req, resp, h, ok)
 	ex.Session, ex.Transport, ex.Spec = ss.id, ss.transport, ss.revision(h)
 	ex.Received, ex.Sent, ex.HTTPStatus = received.Round(0), sent.Round(0), status
@@ -270,8 +272,6 @@ func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok boo
 		ex.Scenario = s.cfg.Scenario.ID
 	}
 	ex.Style = s.cfg.Style
-	ss.order.Lock()
-	defer ss.order.Unlock()
 	ex.Truth = ss.truth(ex)
 	s.logMu.Lock()
 	s.seq++ // only here, under logMu: the log's order is the numbers' order
