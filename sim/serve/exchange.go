@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/errorlab/errorlab/sim/mockserver"
@@ -46,7 +47,8 @@ type Exchange struct {
 	// Client is the clientInfo the request carries (initialize's, or
 	// 2026-07-28's _meta), as "name version".
 	Client string
-	// Class is rules.Classify of a tools/call's response.
+	// Class is rules.Classify of a tools/call's response. Equal responses
+	// may share its pointer members: read them only.
 	Class *rules.Classification
 }
 
@@ -97,7 +99,7 @@ func (h requestHead) client() string {
 
 // exchangeOf reads an exchange from its request (head already read) and
 // response.
-func exchangeOf(req, resp []byte, h requestHead, ok bool) Exchange {
+func (s *Server) exchangeOf(req, resp []byte, h requestHead, ok bool) Exchange {
 	ex := Exchange{Request: req, Response: resp}
 	if !ok {
 		return ex
@@ -106,9 +108,7 @@ func exchangeOf(req, resp []byte, h requestHead, ok bool) Exchange {
 	if h.Method == "tools/call" {
 		ex.Tool = h.Params.Name
 		ex.Arguments = canonicalArgs(h.Params.Arguments)
-		if cl, err := rules.Classify(resp); err == nil {
-			ex.Class = &cl
-		}
+		ex.Class = s.classify(resp)
 	}
 	return ex
 }
@@ -222,4 +222,50 @@ func writeString(b *bytes.Buffer, s string) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	b.Truncate(b.Len() - 1) // Encode's newline
+}
+
+// Bounds of a Server's memory of classified responses (classify).
+const (
+	classifiedBytes = 4 << 10
+	classifiedMax   = 256
+)
+
+// classifyCache is the Server's memory of recent responses' classification,
+// by their bytes.
+type classifyCache struct {
+	mu sync.Mutex
+	m  map[string]rules.Classification
+}
+
+// classify is rules.Classify(resp), nil when resp is not a JSON-RPC
+// response. Classify is a function of the bytes alone, and a mock server
+// answers a call asked again with the same bytes (a lookup that succeeds,
+// an empty search), so each distinct response of up to 4 KiB is read
+// once: the last 256 are remembered (when full, the memory starts
+// afresh). The copy returned shares its pointer members with equal
+// responses' copies.
+func (s *Server) classify(resp []byte) *rules.Classification {
+	c := &s.classified
+	small := len(resp) <= classifiedBytes
+	if small {
+		c.mu.Lock()
+		cl, ok := c.m[string(resp)]
+		c.mu.Unlock()
+		if ok {
+			return &cl
+		}
+	}
+	cl, err := rules.Classify(resp)
+	if err != nil {
+		return nil
+	}
+	if small {
+		c.mu.Lock()
+		if c.m == nil || len(c.m) >= classifiedMax {
+			c.m = make(map[string]rules.Classification, classifiedMax)
+		}
+		c.m[string(resp)] = cl
+		c.mu.Unlock()
+	}
+	return &cl
 }

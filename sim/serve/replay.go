@@ -222,7 +222,7 @@ func (rp *replay) line(b []byte, line int) {
 	}
 	rp.count++
 	h, ok := readHead(req)
-	ex := exchangeOf(req, resp, h, ok)
+	ex := rp.srv.exchangeOf(req, resp, h, ok)
 	ex.Seq = rec.Seq
 	if ex.Seq == 0 {
 		ex.Seq = rp.count

@@ -97,6 +97,8 @@ type Server struct {
 	listen   string
 	// replayed names the exchange log a replay was read from (ReadLog).
 	replayed string
+
+	classified classifyCache
 }
 
 // New returns a Server; nothing is served until ServeStdio or ServeHTTP.
@@ -265,7 +267,7 @@ func (s *Server) record(ss *session, req, resp []byte, received, sent time.Time,
 func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok bool, received, sent time.Time, status int) Exchange {
 	ss.order.Lock()
 	defer ss.order.Unlock()
-	ex := exchangeOf(req, resp, h, ok)
+	ex := s.exchangeOf(req, resp, h, ok)
 	ex.Session, ex.Transport, ex.Spec = ss.id, ss.transport, ss.revision(h)
 	ex.Received, ex.Sent, ex.HTTPStatus = received.Round(0), sent.Round(0), status
 	if s.cfg.Scenario != nil {

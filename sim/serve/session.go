@@ -68,9 +68,7 @@ func (ss *session) truth(ex Exchange) []byte {
 func (ss *session) add(ex Exchange) {
 	var truth *rules.Classification
 	if ex.Truth != nil {
-		if cl, err := rules.Classify(ex.Truth); err == nil {
-			truth = &cl
-		}
+		truth = ss.owner.classify(ex.Truth)
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
