@@ -47,8 +47,8 @@ type Exchange struct {
 	// Client is the clientInfo the request carries (initialize's, or
 	// 2026-07-28's _meta), as "name version".
 	Client string
-	// Class is rules.Classify of a tools/call's response. Equal responses
-	// may share its pointer members: read them only.
+	// Class is rules.Classify of a tools/call's response, shared by
+	// exchanges whose responses are equal: read it only.
 	Class *rules.Classification
 }
 
@@ -234,25 +234,25 @@ const (
 // by their bytes.
 type classifyCache struct {
 	mu sync.Mutex
-	m  map[string]rules.Classification
+	m  map[string]*rules.Classification
 }
 
 // classify is rules.Classify(resp), nil when resp is not a JSON-RPC
 // response. Classify is a function of the bytes alone, and a mock server
 // answers a call asked again with the same bytes (a lookup that succeeds,
 // an empty search), so each distinct response of up to 4 KiB is read
-// once: the last 256 are remembered (when full, the memory starts
-// afresh). The copy returned shares its pointer members with equal
-// responses' copies.
+// once and its classification shared by every exchange that got it (read
+// it only): the last 256 are remembered (when full, the memory starts
+// afresh).
 func (s *Server) classify(resp []byte) *rules.Classification {
 	c := &s.classified
 	small := len(resp) <= classifiedBytes
 	if small {
 		c.mu.Lock()
-		cl, ok := c.m[string(resp)]
+		cl := c.m[string(resp)]
 		c.mu.Unlock()
-		if ok {
-			return &cl
+		if cl != nil {
+			return cl
 		}
 	}
 	cl, err := rules.Classify(resp)
@@ -262,9 +262,9 @@ func (s *Server) classify(resp []byte) *rules.Classification {
 	if small {
 		c.mu.Lock()
 		if c.m == nil || len(c.m) >= classifiedMax {
-			c.m = make(map[string]rules.Classification, classifiedMax)
+			c.m = make(map[string]*rules.Classification, classifiedMax)
 		}
-		c.m[string(resp)] = cl
+		c.m[string(resp)] = &cl
 		c.mu.Unlock()
 	}
 	return &cl

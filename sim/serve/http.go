@@ -228,6 +228,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		h.reply(w, h.known(sid), append(body[:min(len(body), logPreview)], "…"...), mockserver.OversizeReply(), http.StatusRequestEntityTooLarge, received)
 		return
 	}
+	body = bytes.Clone(body) // kept with the exchange: without io.ReadAll's spare room
 	head, headOK := readHead(body)
 	var hs *httpSession
 	fresh := false
