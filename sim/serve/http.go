@@ -217,7 +217,10 @@ func isLoopbackHost(host string) bool {
 // post serves one JSON-RPC message.
 func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	received := h.s.cfg.Now()
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mockserver.MaxMessageBytes))
+	buf := buffers.Get().(*bytes.Buffer)
+	defer putBuffer(buf)
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, mockserver.MaxMessageBytes))
+	body := bytes.Clone(buf.Bytes()) // kept with the exchange: exactly its size
 	sid := r.Header.Get(server.HeaderKeySessionID)
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -228,7 +231,6 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		h.reply(w, h.known(sid), append(body[:min(len(body), logPreview)], "…"...), mockserver.OversizeReply(), http.StatusRequestEntityTooLarge, received)
 		return
 	}
-	body = bytes.Clone(body) // kept with the exchange: without io.ReadAll's spare room
 	head, headOK := readHead(body)
 	var hs *httpSession
 	fresh := false
@@ -255,7 +257,8 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		h.reply(w, hs, body, reply, status, received)
 		return
 	}
-	cw := &captureWriter{ResponseWriter: w, holdJSON: true}
+	cw := &captureWriter{ResponseWriter: w, holdJSON: true, body: buffers.Get().(*bytes.Buffer)}
+	defer putBuffer(cw.body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	hs.h.ServeHTTP(cw, r)
@@ -359,7 +362,7 @@ func (h *HTTPHandler) sessionVerb(w http.ResponseWriter, r *http.Request) {
 		hs.h.ServeHTTP(w, r)
 		return
 	}
-	cw := &captureWriter{ResponseWriter: w}
+	cw := &captureWriter{ResponseWriter: w, body: new(bytes.Buffer)}
 	hs.h.ServeHTTP(cw, r)
 	if cw.status() == http.StatusOK {
 		h.mu.Lock()
@@ -436,6 +439,20 @@ func (h *HTTPHandler) endAll() {
 	}
 }
 
+// buffers hold request bodies as they are read and responses as they are
+// captured; what an exchange keeps is copied out at its exact size.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putBuffer returns b to buffers, unless it grew past a message (a rare
+// large frame is not kept around).
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > 64<<10 {
+		return
+	}
+	b.Reset()
+	buffers.Put(b)
+}
+
 // captureWriter passes a response through and keeps a copy of its body
 // (up to the size of a message), so the exchange can be recorded exactly
 // as sent. It can stream (http.Flusher), so mcp-go may answer with SSE.
@@ -446,7 +463,7 @@ func (h *HTTPHandler) endAll() {
 type captureWriter struct {
 	http.ResponseWriter
 	code     int
-	body     bytes.Buffer
+	body     *bytes.Buffer
 	holdJSON bool
 	held     bool
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -272,7 +273,7 @@ func (rp *replay) finish() *Server {
 		ss.ended, ss.endedAt = true, rp.last[ss]
 		ss.card.finish()
 		if len(ss.exchanges) > MaxKept {
-			ss.exchanges = append([]Exchange(nil), ss.exchanges[len(ss.exchanges)-MaxKept:]...)
+			ss.exchanges = slices.Clone(ss.exchanges[len(ss.exchanges)-MaxKept:])
 		}
 	}
 	s.sessions = rp.order

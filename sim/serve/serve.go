@@ -223,7 +223,7 @@ func (s *Server) endSession(ss *session) {
 	ss.endedAt = s.cfg.Now()
 	ss.card.finish()
 	if len(ss.exchanges) > KeptWhenEnded { // the card stays whole; the history need not
-		ss.exchanges = append([]Exchange(nil), ss.exchanges[len(ss.exchanges)-KeptWhenEnded:]...)
+		ss.exchanges = slices.Clone(ss.exchanges[len(ss.exchanges)-KeptWhenEnded:])
 	}
 	ss.mu.Unlock()
 	if !already {
@@ -311,7 +311,10 @@ func (s *Server) Snapshot() Snapshot {
 	for _, ss := range all {
 		ss.mu.Lock()
 		kept := ss.exchanges[max(len(ss.exchanges)-MaxKept, 0):]
-		view := SessionView{Card: ss.cardView(s.cfg.Now()), Exchanges: append([]Exchange(nil), kept...)}
+		view := SessionView{Card: ss.cardView(s.cfg.Now()), Exchanges: make([]Exchange, len(kept))}
+		for i, ex := range kept {
+			view.Exchanges[i] = *ex
+		}
 		ss.mu.Unlock()
 		snap.Sessions = append(snap.Sessions, view)
 	}

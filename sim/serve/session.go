@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -41,7 +42,7 @@ type session struct {
 	total     int
 	client    string
 	spec      rules.Revision
-	exchanges []Exchange
+	exchanges []*Exchange // each allocated once: growing the history copies pointers
 	card      cardBuilder
 	ended     bool
 	endedAt   time.Time
@@ -79,9 +80,9 @@ func (ss *session) add(ex Exchange) {
 		ss.spec = ex.Spec
 	}
 	ss.total++
-	ss.exchanges = append(ss.exchanges, ex)
+	ss.exchanges = append(ss.exchanges, &ex)
 	if len(ss.exchanges) >= 2*MaxKept { // trim now and then, not on every call
-		ss.exchanges = append([]Exchange(nil), ss.exchanges[len(ss.exchanges)-MaxKept:]...)
+		ss.exchanges = slices.Clone(ss.exchanges[len(ss.exchanges)-MaxKept:])
 	}
 	ss.card.observe(ex, truth, ss.owner.cfg.Scenario)
 }
@@ -101,8 +102,10 @@ func (ss *session) cardView(now time.Time) Card {
 // revision is the revision a request was served under: the one its _meta
 // names, else the session's negotiated one (mockserver.RevisionOf).
 func (ss *session) revision(h requestHead) rules.Revision {
-	if r, err := rules.ParseRevision(h.Params.Meta.ProtocolVersion); err == nil {
-		return r
+	if v := h.Params.Meta.ProtocolVersion; v != "" { // (most requests name none: no error to build)
+		if r, err := rules.ParseRevision(v); err == nil {
+			return r
+		}
 	}
 	return ss.srv.RevisionOf(nil)
 }

@@ -49,7 +49,8 @@ func (a *app) serveCmd() *cobra.Command {
 			"after how long; changed the arguments; called another tool; escalated; stopped), and the\n" +
 			"lesson rules score that move. --report FILE writes every client's report card when the server\n" +
 			"stops (Markdown, or JSON for a .json file); --log FILE writes every exchange as a JSON line\n" +
-			"(`errorlab check` reads it). --watch shows it all live in the terminal (with --http).\n" +
+			"(`errorlab check` reads it; `errorlab lab --replay FILE` replays it with the report cards).\n" +
+			"--watch shows it all live in the terminal (with --http).\n" +
 			"ctrl+c (or SIGTERM) stops the server.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(f) },
