@@ -115,11 +115,11 @@ func load(tb testing.TB, url, tool string, args map[string]any) loadResult {
 // servers: the go-sdk client costs about 435 µs of CPU per call here,
 // more than either server, and on a 2-core machine it capped both. (The
 // go-sdk's correctness against errorlab serve is the tests' part.) The
-// two loads alternate, three rounds each, so a machine whose load drifts
-// slows both alike; the medians are compared, and the ratios are
-// reported: the targets are at least 3x its calls/s and at most a third
-// of its p99. Each server's CPU time per call and peak memory are
-// reported too.
+// two loads alternate, five rounds each (-v logs each round), so a
+// machine whose load drifts slows both alike; the medians are compared,
+// and the ratios are reported: the targets are at least 3x its calls/s
+// and at most a third of its p99. Each server's CPU time per call and
+// peak memory are reported too.
 //
 //	go test -run '^$' -bench ServeHTTP -benchtime 1x ./sim/serve
 //
@@ -131,7 +131,7 @@ func BenchmarkServeHTTP(b *testing.B) {
 	url, pid := serveBinary(b)
 	node := realtools.Node22(b)
 	evURL, evPid := realtools.ServerEverythingHTTP(b, node)
-	const rounds = 3
+	const rounds = 5
 	var mine, ev []loadResult
 	var mineCPU, evCPU time.Duration // the server processes' CPU time over their loads
 	for b.Loop() {
@@ -151,6 +151,9 @@ func BenchmarkServeHTTP(b *testing.B) {
 				b.Fatalf("server-everything: %d of %d echo calls failed; the first: %s", e.failures, e.calls, e.firstFailure)
 			}
 			ev = append(ev, e)
+			b.Logf("round %d: errorlab %.0f calls/s, p50 %v, p99 %v · server-everything %.0f calls/s, p50 %v, p99 %v", len(ev),
+				r.perSecond(), r.quantile(0.5).Round(time.Millisecond/10), r.quantile(0.99).Round(time.Millisecond/10),
+				e.perSecond(), e.quantile(0.5).Round(time.Millisecond/10), e.quantile(0.99).Round(time.Millisecond/10))
 			b.StartTimer()
 		}
 	}
