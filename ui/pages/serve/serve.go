@@ -144,17 +144,18 @@ func New(c *common.Common, st *Start) *Model {
 	if name := st.Server.Replayed(); name != "" {
 		// A replay starts at its first client's first exchange.
 		m.replay, m.follow = true, false
-		m.replayInfo = replayLine(st.Server.Report(), name)
+		m.replayInfo = replayLine(st.Server, name)
 	}
 	m.refresh()
 	return m
 }
 
 // replayLine says what a replay is: the log, what was served, and when.
-func replayLine(r serve.Report, name string) string {
+func replayLine(srv *serve.Server, name string) string {
+	r := srv.Report()
 	line := "replay of " + name
-	if cfg := r.Serving; strings.Contains(cfg, "(scenario") {
-		line += " · " + strings.TrimSuffix(cfg[strings.Index(cfg, "(scenario")+1:], ")")
+	if sc := srv.Config().Scenario; sc != nil {
+		line += fmt.Sprintf(" · scenario %s: %s", sc.ID, sc.Title)
 	}
 	if r.Style != "" && r.Style != mockserver.StyleGood {
 		line += " · style " + string(r.Style)
