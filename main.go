@@ -36,8 +36,15 @@ func main() {
 		isTerminal: func() bool { return isatty.IsTerminal(os.Stdout.Fd()) || isatty.IsCygwinTerminal(os.Stdout.Fd()) },
 		runTUI:     ui.Run,
 	}
-	os.Exit(a.run(os.Args[1:]))
+	code := a.run(os.Args[1:])
+	for _, f := range atExit {
+		f()
+	}
+	os.Exit(code)
 }
+
+// atExit runs before the process exits (a test hook: profile_hook.go).
+var atExit []func()
 
 // run executes the command line and returns the exit code.
 func (a *app) run(args []string) int {

@@ -456,7 +456,9 @@ func (s *Server) observeHead(h requestHead) {
 // Options.Revision.
 func (s *Server) RevisionOf(raw []byte) rules.Revision {
 	var h requestHead
-	_ = json.Unmarshal(raw, &h)
+	if len(raw) > 0 { // nil: no request to read, only the session's revision
+		_ = json.Unmarshal(raw, &h)
+	}
 	return s.revisionOfHead(h)
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"sync"
 	"time"
 
+	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 )
 
@@ -26,6 +28,15 @@ type Exchange struct {
 	Request, Response []byte
 	// HTTPStatus is the status of an HTTP response (0 over stdio).
 	HTTPStatus int
+	// Scenario is the id of the lab scenario served ("" when none), and
+	// Style the style failures were written in when it is not good.
+	Scenario string
+	Style    mockserver.Style
+	// Truth is, when failures are written in a bad style, the good
+	// style's response to the same tools/call: what really went wrong,
+	// which the report card judges the client's move against (see
+	// session.shadow). nil under the good style.
+	Truth []byte
 
 	// Method is the request's method ("" for bytes that are not a request).
 	Method string
@@ -36,7 +47,8 @@ type Exchange struct {
 	// Client is the clientInfo the request carries (initialize's, or
 	// 2026-07-28's _meta), as "name version".
 	Client string
-	// Class is rules.Classify of a tools/call's response.
+	// Class is rules.Classify of a tools/call's response, shared by
+	// exchanges whose responses are equal: read it only.
 	Class *rules.Classification
 }
 
@@ -87,7 +99,7 @@ func (h requestHead) client() string {
 
 // exchangeOf reads an exchange from its request (head already read) and
 // response.
-func exchangeOf(req, resp []byte, h requestHead, ok bool) Exchange {
+func (s *Server) exchangeOf(req, resp []byte, h requestHead, ok bool) Exchange {
 	ex := Exchange{Request: req, Response: resp}
 	if !ok {
 		return ex
@@ -96,9 +108,7 @@ func exchangeOf(req, resp []byte, h requestHead, ok bool) Exchange {
 	if h.Method == "tools/call" {
 		ex.Tool = h.Params.Name
 		ex.Arguments = canonicalArgs(h.Params.Arguments)
-		if cl, err := rules.Classify(resp); err == nil {
-			ex.Class = &cl
-		}
+		ex.Class = s.classify(resp)
 	}
 	return ex
 }
@@ -128,8 +138,13 @@ const logPreview = 256
 //	 "session":"<client session id>",
 //	 "spec":"<revision the exchange was served under>",
 //	 "transport":"stdio|http",
+//	 "seq":<the exchange's number across the server, from 1>,
+//	 "sent":"<RFC3339Nano, when the response left>",
+//	 "scenario":"<the lab scenario served, when one is>",
+//	 "style":"<the --style failures were written in, when not good>",
 //	 "request":<the JSON-RPC request exactly as received>,
-//	 "response":<the JSON-RPC response exactly as sent, or null for a notification>}
+//	 "response":<the JSON-RPC response exactly as sent, or null for a notification>,
+//	 "truth":<under a bad --style, the good style's response to the same tools/call>}
 //
 // request and response are embedded as the JSON they were, byte for byte
 // (never re-encoded). Bytes that are not JSON (a malformed frame) are
@@ -137,10 +152,12 @@ const logPreview = 256
 // string of its first 256 bytes followed by "…"; a request sent with line
 // breaks inside it (possible over HTTP) is compacted onto one line. An
 // HTTP status other than 200 is added as "httpStatus". `errorlab check`
-// reads these lines.
+// reads these lines, and ReadLog replays them (`errorlab lab --replay`):
+// seq, sent, scenario, style and truth are what the report card needs
+// beyond the exchange itself.
 func (ex Exchange) LogJSON() []byte {
 	var b bytes.Buffer
-	b.Grow(len(ex.Request) + len(ex.Response) + 160)
+	b.Grow(len(ex.Request) + len(ex.Response) + len(ex.Truth) + 220)
 	b.WriteString(`{"time":`)
 	b.WriteString(strconv.Quote(ex.Received.Format(time.RFC3339Nano)))
 	b.WriteString(`,"session":`)
@@ -149,6 +166,18 @@ func (ex Exchange) LogJSON() []byte {
 	writeString(&b, string(ex.Spec))
 	b.WriteString(`,"transport":`)
 	writeString(&b, ex.Transport)
+	b.WriteString(`,"seq":`)
+	b.WriteString(strconv.Itoa(ex.Seq))
+	b.WriteString(`,"sent":`)
+	b.WriteString(strconv.Quote(ex.Sent.Format(time.RFC3339Nano)))
+	if ex.Scenario != "" {
+		b.WriteString(`,"scenario":`)
+		writeString(&b, ex.Scenario)
+	}
+	if ex.Style != "" && ex.Style != mockserver.StyleGood {
+		b.WriteString(`,"style":`)
+		writeString(&b, string(ex.Style))
+	}
 	if ex.HTTPStatus != 0 && ex.HTTPStatus != 200 {
 		b.WriteString(`,"httpStatus":`)
 		b.WriteString(strconv.Itoa(ex.HTTPStatus))
@@ -160,6 +189,10 @@ func (ex Exchange) LogJSON() []byte {
 		b.WriteString("null")
 	} else {
 		writeRaw(&b, ex.Response)
+	}
+	if ex.Truth != nil {
+		b.WriteString(`,"truth":`)
+		writeRaw(&b, ex.Truth)
 	}
 	b.WriteString("}\n")
 	return b.Bytes()
@@ -189,4 +222,50 @@ func writeString(b *bytes.Buffer, s string) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	b.Truncate(b.Len() - 1) // Encode's newline
+}
+
+// Bounds of a Server's memory of classified responses (classify).
+const (
+	classifiedBytes = 4 << 10
+	classifiedMax   = 256
+)
+
+// classifyCache is the Server's memory of recent responses' classification,
+// by their bytes.
+type classifyCache struct {
+	mu sync.Mutex
+	m  map[string]*rules.Classification
+}
+
+// classify is rules.Classify(resp), nil when resp is not a JSON-RPC
+// response. Classify is a function of the bytes alone, and a mock server
+// answers a call asked again with the same bytes (a lookup that succeeds,
+// an empty search), so each distinct response of up to 4 KiB is read
+// once and its classification shared by every exchange that got it (read
+// it only): the last 256 are remembered (when full, the memory starts
+// afresh).
+func (s *Server) classify(resp []byte) *rules.Classification {
+	c := &s.classified
+	small := len(resp) <= classifiedBytes
+	if small {
+		c.mu.Lock()
+		cl := c.m[string(resp)]
+		c.mu.Unlock()
+		if cl != nil {
+			return cl
+		}
+	}
+	cl, err := rules.Classify(resp)
+	if err != nil {
+		return nil
+	}
+	if small {
+		c.mu.Lock()
+		if c.m == nil || len(c.m) >= classifiedMax {
+			c.m = make(map[string]*rules.Classification, classifiedMax)
+		}
+		c.m[string(resp)] = &cl
+		c.mu.Unlock()
+	}
+	return &cl
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -216,7 +217,10 @@ func isLoopbackHost(host string) bool {
 // post serves one JSON-RPC message.
 func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	received := h.s.cfg.Now()
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mockserver.MaxMessageBytes))
+	buf := buffers.Get().(*bytes.Buffer)
+	defer putBuffer(buf)
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, mockserver.MaxMessageBytes))
+	body := bytes.Clone(buf.Bytes()) // kept with the exchange: exactly its size
 	sid := r.Header.Get(server.HeaderKeySessionID)
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -253,22 +257,27 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		h.reply(w, hs, body, reply, status, received)
 		return
 	}
-	cw := &captureWriter{ResponseWriter: w}
+	cw := &captureWriter{ResponseWriter: w, holdJSON: true, body: buffers.Get().(*bytes.Buffer)}
+	defer putBuffer(cw.body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	hs.h.ServeHTTP(cw, r)
-	cw.Flush() // the client has its answer now; the recording below need not hold it up
+	sent := h.s.cfg.Now()
 	resp := cw.message(head.ID)
 	if fresh {
 		if cw.status() != http.StatusOK || cw.Header().Get(server.HeaderKeySessionID) != hs.ss.id {
+			cw.Flush()
 			h.s.dropSession(hs.ss)
 			return
 		}
 		h.mu.Lock()
-		h.legacy[hs.ss.id] = hs
+		h.legacy[hs.ss.id] = hs // known before the client can use the id
 		h.mu.Unlock()
 	}
-	h.s.recordHead(hs.ss, body, resp, head, headOK, received, h.s.cfg.Now(), cw.status())
+	// Recorded before the answer goes out (in one write, at Flush): what a
+	// client has seen is always in the log and on the card already.
+	h.s.recordHead(hs.ss, body, resp, head, headOK, received, sent, cw.status())
+	cw.Flush()
 	if cw.status() != http.StatusOK && cw.status() != http.StatusAccepted {
 		h.s.diag.Printf("session %s: HTTP %d for %s", hs.ss.id, cw.status(), head.Method)
 	}
@@ -353,7 +362,7 @@ func (h *HTTPHandler) sessionVerb(w http.ResponseWriter, r *http.Request) {
 		hs.h.ServeHTTP(w, r)
 		return
 	}
-	cw := &captureWriter{ResponseWriter: w}
+	cw := &captureWriter{ResponseWriter: w, body: new(bytes.Buffer)}
 	hs.h.ServeHTTP(cw, r)
 	if cw.status() == http.StatusOK {
 		h.mu.Lock()
@@ -430,25 +439,57 @@ func (h *HTTPHandler) endAll() {
 	}
 }
 
+// buffers hold request bodies as they are read and responses as they are
+// captured; what an exchange keeps is copied out at its exact size.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putBuffer returns b to buffers, unless it grew past a message (a rare
+// large frame is not kept around).
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > 64<<10 {
+		return
+	}
+	b.Reset()
+	buffers.Put(b)
+}
+
 // captureWriter passes a response through and keeps a copy of its body
 // (up to the size of a message), so the exchange can be recorded exactly
 // as sent. It can stream (http.Flusher), so mcp-go may answer with SSE.
+//
+// With holdJSON, an application/json answer (one JSON-RPC message) is
+// held until Flush and then written whole, with its Content-Length: one
+// write to the connection instead of a chunk and the chunked ending.
 type captureWriter struct {
 	http.ResponseWriter
-	code int
-	body bytes.Buffer
+	code     int
+	body     *bytes.Buffer
+	holdJSON bool
+	held     bool
 }
 
 func (c *captureWriter) WriteHeader(code int) {
-	if c.code == 0 {
-		c.code = code
+	if c.code != 0 {
+		c.ResponseWriter.WriteHeader(code) // superfluous: net/http says so
+		return
+	}
+	c.code = code
+	if c.holdJSON && strings.HasPrefix(c.Header().Get("Content-Type"), "application/json") {
+		c.held = true
+		return
 	}
 	c.ResponseWriter.WriteHeader(code)
 }
 
 func (c *captureWriter) Write(p []byte) (int, error) {
 	if c.code == 0 {
-		c.code = http.StatusOK
+		c.WriteHeader(http.StatusOK)
+	}
+	if c.held {
+		if c.body.Len()+len(p) <= 4*mockserver.MaxMessageBytes {
+			return c.body.Write(p)
+		}
+		c.release() // too large to hold: stream the rest
 	}
 	if c.body.Len() < 4*mockserver.MaxMessageBytes {
 		c.body.Write(p)
@@ -456,8 +497,19 @@ func (c *captureWriter) Write(p []byte) (int, error) {
 	return c.ResponseWriter.Write(p)
 }
 
+// release writes a held answer whole.
+func (c *captureWriter) release() {
+	c.held = false
+	c.Header().Set("Content-Length", strconv.Itoa(c.body.Len()))
+	c.ResponseWriter.WriteHeader(c.code)
+	_, _ = c.ResponseWriter.Write(c.body.Bytes())
+}
+
 // Flush implements http.Flusher.
 func (c *captureWriter) Flush() {
+	if c.held {
+		c.release()
+	}
 	if f, ok := c.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -87,13 +88,17 @@ type Server struct {
 	diag    *log.Logger
 	changed chan struct{}
 
-	logMu sync.Mutex
+	logMu sync.Mutex // guards log and seq
 	log   io.Writer
+	seq   int
 
 	mu       sync.Mutex
 	sessions []*session
-	seq      int
 	listen   string
+	// replayed names the exchange log a replay was read from (ReadLog).
+	replayed string
+
+	classified classifyCache
 }
 
 // New returns a Server; nothing is served until ServeStdio or ServeHTTP.
@@ -218,7 +223,7 @@ func (s *Server) endSession(ss *session) {
 	ss.endedAt = s.cfg.Now()
 	ss.card.finish()
 	if len(ss.exchanges) > KeptWhenEnded { // the card stays whole; the history need not
-		ss.exchanges = append([]Exchange(nil), ss.exchanges[len(ss.exchanges)-KeptWhenEnded:]...)
+		ss.exchanges = slices.Clone(ss.exchanges[len(ss.exchanges)-KeptWhenEnded:])
 	}
 	ss.mu.Unlock()
 	if !already {
@@ -246,14 +251,6 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// nextSeq numbers exchanges across the whole server, in recording order.
-func (s *Server) nextSeq() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seq++
-	return s.seq
-}
-
 // record is one exchange of a session: it is numbered, written to the
 // exchange log, added to the session's history and scored on its card.
 func (s *Server) record(ss *session, req, resp []byte, received, sent time.Time, status int) Exchange {
@@ -262,18 +259,34 @@ func (s *Server) record(ss *session, req, resp []byte, received, sent time.Time,
 }
 
 // recordHead is record for a request whose head is already read.
+//
+// A session's exchanges are numbered, logged and scored one at a time,
+// in one order, so a replay of the log (ReadLog) scores them as the live
+// card did; times keep only their wall-clock reading, the one the log
+// holds, for the same reason.
 func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok bool, received, sent time.Time, status int) Exchange {
-	ex := exchangeOf(req, resp, h, ok)
-	ex.Seq = s.nextSeq()
+	ss.order.Lock()
+	defer ss.order.Unlock()
+	ex := s.exchangeOf(req, resp, h, ok)
 	ex.Session, ex.Transport, ex.Spec = ss.id, ss.transport, ss.revision(h)
-	ex.Received, ex.Sent, ex.HTTPStatus = received, sent, status
+	ex.Received, ex.Sent, ex.HTTPStatus = received.Round(0), sent.Round(0), status
+	if s.cfg.Scenario != nil {
+		ex.Scenario = s.cfg.Scenario.ID
+	}
+	ex.Style = s.cfg.Style
+	ex.Truth = ss.truth(ex)
+	s.logMu.Lock()
+	s.seq++ // only here, under logMu: the log's order is the numbers' order
+	ex.Seq = s.seq
 	s.writeLog(ex)
+	s.logMu.Unlock()
 	ss.add(ex)
 	s.notify()
 	return ex
 }
 
-// Snapshot is the state of every session for a watcher: the newest first.
+// Snapshot is the state of every session for a watcher: the newest first
+// (a replay's in the log's order).
 type Snapshot struct {
 	Listening string
 	Sessions  []SessionView
@@ -292,11 +305,16 @@ func (s *Server) Snapshot() Snapshot {
 	all := append([]*session(nil), s.sessions...)
 	snap := Snapshot{Listening: s.listen}
 	s.mu.Unlock()
-	for i := len(all) - 1; i >= 0; i-- {
-		ss := all[i]
+	if s.replayed == "" {
+		slices.Reverse(all)
+	}
+	for _, ss := range all {
 		ss.mu.Lock()
 		kept := ss.exchanges[max(len(ss.exchanges)-MaxKept, 0):]
-		view := SessionView{Card: ss.cardView(s.cfg.Now()), Exchanges: append([]Exchange(nil), kept...)}
+		view := SessionView{Card: ss.cardView(s.cfg.Now()), Exchanges: make([]Exchange, len(kept))}
+		for i, ex := range kept {
+			view.Exchanges[i] = *ex
+		}
 		ss.mu.Unlock()
 		snap.Sessions = append(snap.Sessions, view)
 	}
@@ -333,6 +351,12 @@ func (s *Server) Report() Report {
 
 // Describe says in one line what failures are served.
 func (s *Server) Describe() string {
+	if s.replayed != "" {
+		if s.cfg.Scenario != nil {
+			return fmt.Sprintf("a replay of %s (scenario %s: %s)", s.replayed, s.cfg.Scenario.ID, s.cfg.Scenario.Title)
+		}
+		return "a replay of " + s.replayed
+	}
 	switch {
 	case s.cfg.Scenario != nil:
 		return fmt.Sprintf("scenario %s: %s", s.cfg.Scenario.ID, s.cfg.Scenario.Title)
@@ -344,13 +368,12 @@ func (s *Server) Describe() string {
 	return "no injected failures: the mock world's own"
 }
 
+// writeLog writes ex to the exchange log. Call with logMu held.
 func (s *Server) writeLog(ex Exchange) {
 	if s.log == nil {
 		return
 	}
 	line := ex.LogJSON()
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
 	if _, err := s.log.Write(line); err != nil {
 		s.diag.Printf("the exchange log could not be written: %v", err)
 		s.log = nil

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,31 +33,43 @@ type session struct {
 	started time.Time
 	owner   *Server
 
-	shadowMu sync.Mutex // keeps the twin's requests in recording order
+	// order is held while an exchange is numbered, logged and scored,
+	// so the twin, the log and the card take a session's exchanges in one
+	// order.
+	order sync.Mutex
 
 	mu        sync.Mutex
 	total     int
 	client    string
 	spec      rules.Revision
-	exchanges []Exchange
+	exchanges []*Exchange // each allocated once: growing the history copies pointers
 	card      cardBuilder
 	ended     bool
 	endedAt   time.Time
 }
 
-// add records an exchange in the session's history and on its card.
+// truth is the good-style twin's response to ex's request when failures
+// are written in a bad style and ex is a tools/call (nil otherwise). The
+// twin sees every request, initialize included, in order. Call with
+// ss.order held.
+func (ss *session) truth(ex Exchange) []byte {
+	if ss.shadow == nil {
+		return nil
+	}
+	ctx := mockserver.WithVirtualTime(context.Background(), ex.Received.Sub(ss.owner.start).Seconds())
+	resp := ss.shadow.HandleMessage(ctx, ex.Request)
+	if ex.Method != "tools/call" {
+		return nil
+	}
+	return resp
+}
+
+// add records an exchange in the session's history and on its card: the
+// same steps for a live exchange and for one read back from the log.
 func (ss *session) add(ex Exchange) {
 	var truth *rules.Classification
-	if ss.shadow != nil {
-		// The twin sees every request, initialize included, in order.
-		ss.shadowMu.Lock()
-		defer ss.shadowMu.Unlock()
-		ctx := mockserver.WithVirtualTime(context.Background(), ex.Received.Sub(ss.owner.start).Seconds())
-		if resp := ss.shadow.HandleMessage(ctx, ex.Request); resp != nil && ex.Method == "tools/call" {
-			if cl, err := rules.Classify(resp); err == nil {
-				truth = &cl
-			}
-		}
+	if ex.Truth != nil {
+		truth = ss.owner.classify(ex.Truth)
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
@@ -67,9 +80,9 @@ func (ss *session) add(ex Exchange) {
 		ss.spec = ex.Spec
 	}
 	ss.total++
-	ss.exchanges = append(ss.exchanges, ex)
+	ss.exchanges = append(ss.exchanges, &ex)
 	if len(ss.exchanges) >= 2*MaxKept { // trim now and then, not on every call
-		ss.exchanges = append([]Exchange(nil), ss.exchanges[len(ss.exchanges)-MaxKept:]...)
+		ss.exchanges = slices.Clone(ss.exchanges[len(ss.exchanges)-MaxKept:])
 	}
 	ss.card.observe(ex, truth, ss.owner.cfg.Scenario)
 }
@@ -89,8 +102,10 @@ func (ss *session) cardView(now time.Time) Card {
 // revision is the revision a request was served under: the one its _meta
 // names, else the session's negotiated one (mockserver.RevisionOf).
 func (ss *session) revision(h requestHead) rules.Revision {
-	if r, err := rules.ParseRevision(h.Params.Meta.ProtocolVersion); err == nil {
-		return r
+	if v := h.Params.Meta.ProtocolVersion; v != "" { // (most requests name none: no error to build)
+		if r, err := rules.ParseRevision(v); err == nil {
+			return r
+		}
 	}
 	return ss.srv.RevisionOf(nil)
 }

@@ -1,29 +1,69 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/errorlab/errorlab/quiz"
+	"github.com/errorlab/errorlab/sim/serve"
 	"github.com/errorlab/errorlab/ui"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // labCmd is `errorlab lab [--scenario ID]`, which the root command runs
 // when it is given no subcommand.
 func (a *app) labCmd() *cobra.Command {
-	var id string
+	var id, replay string
 	cmd := &cobra.Command{
-		Use:   "lab",
+		Use:   "lab [--scenario ID | --replay FILE]",
 		Short: "Open the lab (the default command)",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return a.lab(id) },
+		Long: "Opens the lab. --scenario ID opens it at that scenario.\n\n" +
+			"--replay FILE opens the exchange log of `errorlab serve --log FILE` as a replay: each client\n" +
+			"session's exchanges in the request and response panes, each failure's classification, the\n" +
+			"client's next move and its verdict, and the session's report card, scored from the log by the\n" +
+			"same code that scores a live client. c shows what errorlab check finds in a response.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if replay != "" {
+				return a.replay(replay, id)
+			}
+			return a.lab(id)
+		},
 	}
-	cmd.Flags().StringVar(&id, "scenario", "", "open directly at this scenario id")
+	cmd.Flags().StringVar(&id, "scenario", "", "open directly at this scenario `ID`")
+	cmd.Flags().StringVar(&replay, "replay", "", "open the exchange log `FILE` of errorlab serve --log as a replay")
 	return cmd
 }
 
 func (a *app) lab(id string) error { return a.open(nil, id) }
+
+// replay reads an exchange log, then opens the watch screen on it. The
+// log is read (and refused, with each bad line as FILE:LINE) before the
+// terminal is taken.
+func (a *app) replay(file, id string) error {
+	if id != "" {
+		return usagef("--replay and --scenario both say where the lab opens: give one")
+	}
+	c, err := a.catalog()
+	if err != nil {
+		return err
+	}
+	srv, err := common.ReadReplay(file, c)
+	if err != nil {
+		var le *serve.LogError
+		if errors.As(err, &le) {
+			return UsageError{err}
+		}
+		return usagef("--replay: cannot read %s: %v", file, errors.Unwrap(err))
+	}
+	if !a.IsTerminal() {
+		return usagef("the replay is a full-screen terminal program and stdout is not a terminal.\n" +
+			"Run it in a terminal; `errorlab check FILE` reads the same log in scripts")
+	}
+	return a.runTUI(ui.Options{Catalog: c, Serve: &ui.ServeStart{Server: srv}})
+}
 
 // open starts the TUI at a scenario or in a quiz session.
 func (a *app) open(q *ui.QuizStart, id string) error {

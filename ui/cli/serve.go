@@ -20,6 +20,7 @@ import (
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/serve"
 	"github.com/errorlab/errorlab/ui"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // serveFlags are `errorlab serve`'s flags.
@@ -48,7 +49,8 @@ func (a *app) serveCmd() *cobra.Command {
 			"after how long; changed the arguments; called another tool; escalated; stopped), and the\n" +
 			"lesson rules score that move. --report FILE writes every client's report card when the server\n" +
 			"stops (Markdown, or JSON for a .json file); --log FILE writes every exchange as a JSON line\n" +
-			"(`errorlab check` reads it). --watch shows it all live in the terminal (with --http).\n" +
+			"(`errorlab check` reads it; `errorlab lab --replay FILE` replays it with the report cards).\n" +
+			"--watch shows it all live in the terminal (with --http).\n" +
 			"ctrl+c (or SIGTERM) stops the server.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(f) },
@@ -196,8 +198,7 @@ func (a *app) serveConfig(f serveFlags) (serve.Config, error) {
 		if sc.Failure.Kind != "" && sc.Failure.Kind != mockserver.FaultNone && sc.Call.Tool != "" {
 			cfg.Faults = map[string]mockserver.Fault{sc.Call.Tool: sc.Failure}
 		}
-		cfg.Scenario = &serve.Scenario{ID: sc.ID, Title: sc.Title, Situation: strings.TrimSpace(sc.Situation),
-			Tool: sc.Call.Tool, Arguments: sc.Call.Arguments, Raw: sc.Call.Raw, Feedback: sc.Feedback}
+		cfg.Scenario = common.ServeScenario(sc)
 		if sc.Call.Raw != "" {
 			fmt.Fprintf(a.Stderr, "errorlab serve: scenario %s sends hand-written bytes no MCP client sends; pipe them in yourself: printf '%%s\\n' '%s' | errorlab serve --scenario %s\n", sc.ID, strings.TrimSpace(sc.Call.Raw), sc.ID)
 		} else {

@@ -4,19 +4,30 @@
 // request and response side by side as the lab shows them) with the
 // client's report card beside it, live: each failure served, the move the
 // client made next and the verdict of the lesson rules.
+//
+// The same screen replays an exchange log (`errorlab lab --replay FILE`,
+// or r here): a server read back from the log (serve.ReadLog), whose
+// sessions and cards were scored by the same code as a live one.
 package serve
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/errorlab/errorlab/sim/grade"
+	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/serve"
 	"github.com/errorlab/errorlab/sim/wire"
@@ -31,7 +42,8 @@ import (
 const HomeAddr = "127.0.0.1:8765"
 
 // Start is a server `errorlab serve --watch` is already running: the
-// screen watches it, and Stopped closing (a signal) ends the program.
+// screen watches it, and Stopped closing (a signal) ends the program. A
+// server read from a log (serve.ReadLog) is shown as a replay.
 type Start struct {
 	Server  *serve.Server
 	Stopped <-chan struct{}
@@ -39,14 +51,17 @@ type Start struct {
 
 // KeyMap is the screen's own keys.
 type KeyMap struct {
-	Next, Prev, Older, Newer, Follow, Tab key.Binding
+	Next, Prev, Older, Newer, Follow, Tab, Check, Replay key.Binding
 }
 
 // DefaultKeyMap returns ] and [ for the next and previous client, ← and →
 // for the exchange before and after, f to follow the newest exchange, tab
-// for the next pane.
+// for the next pane, c for what errorlab check finds in the selected
+// response, r to replay an exchange log.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
+		Check:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check response")),
+		Replay: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "replay a log…")),
 		Next:   key.NewBinding(key.WithKeys("]"), key.WithHelp("[ ]", "client")),
 		Prev:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous client")),
 		Older:  key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "exchange")),
@@ -78,6 +93,11 @@ type startedMsg struct {
 	owner *Model
 	err   error
 }
+type loadedMsg struct {
+	owner *Model
+	srv   *serve.Server
+	err   error
+}
 
 // Model is the watch screen (a common.Screen).
 type Model struct {
@@ -93,6 +113,16 @@ type Model struct {
 	served  chan error
 	note    string // how the server came to listen where it does
 	failure error  // the server could not start
+	// replay is set when srv was read from an exchange log; replayInfo
+	// is its line above the panes.
+	replay     bool
+	replayInfo string
+	// asking is set while the "replay a log" prompt takes the keys;
+	// loading names the log being read.
+	asking  bool
+	input   textinput.Model
+	loading string
+	loadErr error // why the last log asked for could not be replayed
 
 	snap     serve.Snapshot
 	client   int  // index into snap.Sessions
@@ -100,7 +130,9 @@ type Model struct {
 	follow   bool // the selection follows the newest exchange
 	focus    int
 	panes    [paneCount]*pane.Model
-	lastSeq  int // the exchange the request and response panes show
+	lastSeq  int    // the exchange the request and response panes show
+	cardSeq  int    // the exchange whose card entry the card pane last scrolled to
+	cardOf   string // the session whose card the card pane shows
 	w, h     int
 	infoRows int
 }
@@ -109,8 +141,31 @@ type Model struct {
 func New(c *common.Common, st *Start) *Model {
 	m := newModel(c)
 	m.srv, m.stopped = st.Server, st.Stopped
+	if name := st.Server.Replayed(); name != "" {
+		// A replay starts at its first client's first exchange.
+		m.replay, m.follow = true, false
+		m.replayInfo = replayLine(st.Server, name)
+	}
 	m.refresh()
 	return m
+}
+
+// replayLine says what a replay is: the log, what was served, and when.
+func replayLine(srv *serve.Server, name string) string {
+	r := srv.Report()
+	line := "replay of " + name
+	if sc := srv.Config().Scenario; sc != nil {
+		line += fmt.Sprintf(" · scenario %s: %s", sc.ID, sc.Title)
+	}
+	if r.Style != "" && r.Style != mockserver.StyleGood {
+		line += " · style " + string(r.Style)
+	}
+	from, to := r.Started, r.Ended // as the log wrote them
+	span := from.Format("2006-01-02 15:04:05") + " → " + to.Format("15:04:05")
+	if to.Format(time.DateOnly) != from.Format(time.DateOnly) {
+		span = from.Format("2006-01-02 15:04") + " → " + to.Format("2006-01-02 15:04")
+	}
+	return line + " · " + span
 }
 
 // NewHome is Home → Serve: the screen starts a server of its own on
@@ -123,7 +178,12 @@ func NewHome(c *common.Common) *Model {
 }
 
 func newModel(c *common.Common) *Model {
-	m := &Model{KeyMap: DefaultKeyMap(), c: c, follow: true, lastSeq: -1}
+	m := &Model{KeyMap: DefaultKeyMap(), c: c, follow: true, lastSeq: -1, cardSeq: -1}
+	m.input = textinput.New()
+	m.input.Prompt = "› "
+	m.input.Placeholder = "exchanges.jsonl (written by errorlab serve --log)"
+	m.input.CharLimit = 4096
+	_ = m.input.Cursor.SetMode(cursor.CursorStatic) // no blink ticks, as in the lab list
 	for i := range m.panes {
 		m.panes[i] = pane.New(c)
 	}
@@ -144,6 +204,10 @@ func (m *Model) Activate() tea.Cmd {
 			return nil
 		}
 		return m.start
+	}
+	if m.replay {
+		m.refresh() // a log does not change
+		return nil
 	}
 	m.refresh()
 	return tea.Batch(m.waitChange(), m.tick(), m.waitStopped())
@@ -204,7 +268,16 @@ func (m *Model) waitStopped() tea.Cmd {
 }
 
 // Crumb implements common.Screen.
-func (m *Model) Crumb() string { return "Serve" }
+func (m *Model) Crumb() string {
+	if m.replay {
+		return "Replay"
+	}
+	return "Serve"
+}
+
+// Capturing implements common.InputCapturer: the "replay a log" prompt
+// takes every key while it is open.
+func (m *Model) Capturing() bool { return m.asking }
 
 // SetSize implements common.Screen.
 func (m *Model) SetSize(w, h int) {
@@ -214,13 +287,25 @@ func (m *Model) SetSize(w, h int) {
 
 // ShortHelp implements help.KeyMap.
 func (m *Model) ShortHelp() []key.Binding {
-	return []key.Binding{m.KeyMap.Tab, m.KeyMap.Older, m.KeyMap.Next, m.KeyMap.Follow}
+	if m.asking {
+		return []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the log")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		}
+	}
+	if m.replay {
+		return []key.Binding{m.KeyMap.Tab, m.KeyMap.Older, m.KeyMap.Next, m.KeyMap.Check, m.KeyMap.Replay}
+	}
+	return []key.Binding{m.KeyMap.Tab, m.KeyMap.Older, m.KeyMap.Next, m.KeyMap.Follow, m.KeyMap.Check, m.KeyMap.Replay}
 }
 
 // FullHelp implements help.KeyMap.
 func (m *Model) FullHelp() [][]key.Binding {
+	if m.asking {
+		return [][]key.Binding{m.ShortHelp()}
+	}
 	return [][]key.Binding{
-		{m.KeyMap.Tab, m.KeyMap.Older, m.KeyMap.Newer, m.KeyMap.Next, m.KeyMap.Prev, m.KeyMap.Follow},
+		{m.KeyMap.Tab, m.KeyMap.Older, m.KeyMap.Newer, m.KeyMap.Next, m.KeyMap.Prev, m.KeyMap.Follow, m.KeyMap.Check, m.KeyMap.Replay},
 		{m.c.Nav.Up, m.c.Nav.Down, m.c.Nav.PageUp, m.c.Nav.PageDown, m.c.Nav.Top, m.c.Nav.Bottom},
 	}
 }
@@ -256,16 +341,34 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.owner == m {
 			return m, tea.Quit
 		}
+	case loadedMsg:
+		if msg.owner == m {
+			return m, m.loaded(msg)
+		}
 	case tea.KeyMsg:
-		m.key(msg)
+		if m.asking {
+			return m, m.prompt(msg)
+		}
+		return m, m.key(msg)
 	case tea.MouseMsg:
 		m.mouse(msg)
 	}
 	return m, nil
 }
 
-func (m *Model) key(k tea.KeyMsg) {
+func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	switch {
+	case key.Matches(k, m.KeyMap.Check):
+		return m.check()
+	case key.Matches(k, m.KeyMap.Replay):
+		if m.loading != "" {
+			m.c.SetStatus(common.StatusInfo, "still reading %s…", m.loading)
+			return nil
+		}
+		m.asking = true
+		m.layout()
+		m.input.Focus()
+		return nil
 	case key.Matches(k, m.KeyMap.Tab):
 		next := (m.focus + 1) % paneCount
 		if next == paneList && !m.wide() {
@@ -280,6 +383,8 @@ func (m *Model) key(k tea.KeyMsg) {
 		m.pickClient(m.client + 1)
 	case key.Matches(k, m.KeyMap.Prev):
 		m.pickClient(m.client - 1)
+	case key.Matches(k, m.KeyMap.Follow) && m.replay:
+		m.c.SetStatus(common.StatusInfo, "a replay does not change: ←/→ and [ ] move through it")
 	case key.Matches(k, m.KeyMap.Follow):
 		m.follow = !m.follow
 		if m.follow {
@@ -309,6 +414,129 @@ func (m *Model) key(k tea.KeyMsg) {
 	default:
 		m.panes[m.focus].Scroll(m.c.Nav, k)
 	}
+	return nil
+}
+
+// prompt is a key while the "replay a log" prompt is open: enter reads
+// the log (on a command, so a long one does not stop the screen), esc
+// closes the prompt.
+func (m *Model) prompt(k tea.KeyMsg) tea.Cmd {
+	switch k.Type {
+	case tea.KeyEsc:
+		m.asking, m.loadErr = false, nil
+		m.input.Blur()
+		m.layout()
+		return nil
+	case tea.KeyEnter:
+		path := strings.TrimSpace(m.input.Value())
+		if path == "" {
+			m.c.SetStatus(common.StatusWarn, "type the path of a log written by errorlab serve --log FILE (esc cancels)")
+			return nil
+		}
+		m.asking, m.loading, m.loadErr = false, path, nil
+		m.input.Blur()
+		m.layout()
+		m.c.SetStatus(common.StatusInfo, "reading %s…", path)
+		cat := m.c.Catalog
+		return common.Safe("reading the log", func() tea.Msg {
+			srv, err := common.ReadReplay(path, cat)
+			return loadedMsg{owner: m, srv: srv, err: err}
+		})
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return cmd
+}
+
+// loaded opens the replay of a log just read, over this screen (instead
+// of it, when this is a replay too), or says what is wrong with the log
+// and opens the prompt again.
+func (m *Model) loaded(msg loadedMsg) tea.Cmd {
+	path := m.loading
+	m.loading = ""
+	if msg.err != nil {
+		m.c.SetStatus(common.StatusError, "%s", replayProblem(path, msg.err))
+		m.asking, m.loadErr = true, msg.err
+		m.layout()
+		m.input.Focus()
+		return nil
+	}
+	m.input.SetValue("")
+	m.c.SetStatus(common.StatusInfo, "%s: %s", path, common.Plural(len(msg.srv.Report().Sessions), "client session"))
+	return common.Send(common.NavMsg{Push: New(m.c, &Start{Server: msg.srv}), Replace: m.replay})
+}
+
+// replayProblem is the status line's sentence for a log that cannot be
+// replayed: the first bad line and how many more there are.
+func replayProblem(path string, err error) string {
+	var le *serve.LogError
+	if errors.As(err, &le) {
+		more := ""
+		if n := len(le.Problems) - 1; n > 0 {
+			more = fmt.Sprintf(" (and %s more)", common.Plural(n, "problem"))
+			if le.Stopped {
+				more = fmt.Sprintf(" (and %d more problems at least)", n)
+			}
+		}
+		return "cannot replay it: " + le.Problems[0] + more
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Sprintf("cannot replay %s: no such file", path)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Sprintf("cannot replay %s: %v", path, err)
+}
+
+// check asks for the Check screen on the selected exchange's response:
+// what `errorlab check` finds in it, graded with the tools the session
+// listed.
+func (m *Model) check() tea.Cmd {
+	exs := m.exchanges()
+	if len(exs) == 0 {
+		m.c.SetStatus(common.StatusWarn, "no exchange yet: c checks the selected exchange's response")
+		return nil
+	}
+	ex := exs[m.sel]
+	if len(ex.Response) == 0 {
+		m.c.SetStatus(common.StatusWarn, "#%d has no response to check (a notification, or a request the transport refused)", ex.Seq)
+		return nil
+	}
+	spec := ex.Spec
+	if spec == "" {
+		spec = rules.DefaultRevision
+	}
+	what := ex.Method
+	if ex.Tool != "" {
+		what = ex.Tool
+	}
+	return common.Send(common.OpenFindingsMsg{Title: fmt.Sprintf("#%d %s · %s", ex.Seq, common.Sanitize(what), spec),
+		Spec: spec, Request: ex.Request, Response: ex.Response, Tools: m.tools(exs)})
+}
+
+// tools are the tool declarations the session's client was given (its
+// last tools/list still kept), else the mock server's own.
+func (m *Model) tools(exs []serve.Exchange) []grade.Tool {
+	for i := len(exs) - 1; i >= 0; i-- {
+		if exs[i].Method != "tools/list" || exs[i].Response == nil {
+			continue
+		}
+		var out struct {
+			Result struct {
+				Tools []grade.Tool `json:"tools"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(exs[i].Response, &out) == nil && out.Result.Tools != nil {
+			return out.Result.Tools
+		}
+	}
+	var out []grade.Tool
+	for _, t := range mockserver.New(mockserver.Options{FailureModes: m.srv.Config().FailureModes}).Tools() {
+		out = append(out, grade.Tool{Name: t.Name, InputSchema: t.RawInputSchema, OutputSchema: t.RawOutputSchema})
+	}
+	return out
 }
 
 // mouse: the wheel scrolls the pane under the pointer, a click focuses it.
@@ -334,7 +562,7 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 func (m *Model) moveSelection(d int) {
 	n := len(m.exchanges())
 	m.sel = max(min(m.sel+d, n-1), 0)
-	m.follow = m.sel == n-1
+	m.follow = m.sel == n-1 && !m.replay
 	m.refresh()
 }
 
@@ -351,7 +579,10 @@ func (m *Model) pickClient(i int) {
 		return
 	}
 	m.client = (i%n + n) % n
-	m.follow, m.lastSeq = true, -1
+	m.follow, m.lastSeq = !m.replay, -1
+	if m.replay {
+		m.sel = 0 // a replayed client from its first exchange
+	}
 	m.refresh()
 }
 
@@ -404,6 +635,25 @@ func (m *Model) info() []string {
 	if m.srv == nil {
 		return []string{st.Muted.Render("starting the server…")}
 	}
+	var lines []string
+	if m.asking {
+		m.input.Width = max(m.w-4, 10)
+		lines = append(lines, ansi.Truncate(st.Bold.Render("Replay a log")+st.Muted.Render(" written by errorlab serve --log FILE: enter opens it, esc cancels"), m.w, "…"),
+			ansi.Truncate(m.input.View(), m.w, ""))
+		if m.loadErr != nil {
+			// What is wrong with the log, first problems first (the
+			// status line has room for one).
+			var what []string
+			for _, l := range strings.Split(m.loadErr.Error(), "\n") {
+				what = append(what, common.WrapLines(st.Bad, strings.TrimSpace(l), m.w)...)
+			}
+			lines = append(lines, what[:min(len(what), 4)]...)
+		}
+	}
+	if m.replay {
+		lines = append(lines, ansi.Truncate(st.Bold.Render("◆ "+common.Sanitize(m.replayInfo)), m.w, "…"))
+		return append(lines, m.chips())
+	}
 	cfg := m.srv.Config()
 	addr := m.srv.Listening()
 	if addr == "" {
@@ -413,13 +663,21 @@ func (m *Model) info() []string {
 	if cfg.Spec != "" {
 		spec = "up to " + string(cfg.Spec)
 	}
-	lines := []string{ansi.Truncate(st.OK.Render("● serving ")+st.Bold.Render(addr)+st.Muted.Render(" · "+common.Sanitize(m.srv.Describe())+" · style "+string(cfg.Style)+" · "+spec), m.w, "…")}
+	lines = append(lines, ansi.Truncate(st.OK.Render("● serving ")+st.Bold.Render(addr)+st.Muted.Render(" · "+common.Sanitize(m.srv.Describe())+" · style "+string(cfg.Style)+" · "+spec), m.w, "…"))
 	if m.note != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+m.note))
 	}
 	if len(m.snap.Sessions) == 0 {
 		hint := "No client yet. Point an MCP client at " + addr + ", e.g. claude mcp add --transport http errorlab " + addr
 		return append(lines, common.WrapLines(st.Muted, hint, m.w)...)
+	}
+	return append(lines, m.chips())
+}
+
+// chips is the line of client sessions, the one shown marked.
+func (m *Model) chips() string {
+	if len(m.snap.Sessions) == 0 {
+		return m.c.Styles.Muted.Render("no client session in the log")
 	}
 	var chips []string
 	for i, s := range m.snap.Sessions {
@@ -433,8 +691,7 @@ func (m *Model) info() []string {
 		}
 		chips = append(chips, fmt.Sprintf("%s%s · %s %s · %s · ✓%d ◑%d ✗%d · %d wasted", mark, name, s.Card.Transport, s.Card.Spec, common.Plural(s.Card.Calls, "call"), s.Card.Best, s.Card.Acceptable, s.Card.Wrong, s.Card.Wasted))
 	}
-	line := strings.Join(chips, "   ")
-	return append(lines, ansi.Truncate(line, m.w, "…"))
+	return ansi.Truncate(strings.Join(chips, "   "), m.w, "…")
 }
 
 // layout sizes the panes: on a wide screen the list on the left, request
@@ -637,22 +894,53 @@ func (m *Model) buildCard() {
 	}
 	card := m.snap.Sessions[m.client].Card
 	title := "Report card · " + orUnnamed(card.Client)
-	m.panes[paneCard].SetBuild(title, "", func(w int) string {
+	selSeq := -1
+	if exs := m.exchanges(); len(exs) > 0 {
+		selSeq = exs[m.sel].Seq
+	}
+	empty := "No failure served yet. Ask the client to call a tool with failure_mode (timeout, business, permission…), or with data that fails (order ORD-4471x)."
+	if m.replay {
+		empty = "No failure was served in this session: nothing asked the client for a recovery."
+	}
+	selLine := -1 // where the selected exchange's entry starts, once built
+	set := m.panes[paneCard].SetBuild
+	if card.Session != m.cardOf {
+		set = m.panes[paneCard].SetContent // another client's card: from its top
+		m.cardOf = card.Session
+	}
+	set(title, "", func(w int) string {
 		var lines []string
 		lines = append(lines, common.WrapLines(st.Bold, card.Summary(), w)...)
 		if len(card.Entries) == 0 {
-			lines = append(lines, common.WrapLines(st.Muted, "No failure served yet. Ask the client to call a tool with failure_mode (timeout, business, permission…), or with data that fails (order ORD-4471x).", w)...)
+			lines = append(lines, common.WrapLines(st.Muted, empty, w)...)
 		}
+		selLine = -1
 		for i := len(card.Entries) - 1; i >= 0; i-- { // newest first
-			lines = append(lines, entryLines(st, card.Entries[i], w)...)
+			e := card.Entries[i]
+			if e.Seq == selSeq {
+				selLine = len(lines)
+			}
+			lines = append(lines, entryLines(st, e, w, e.Seq == selSeq)...)
 		}
 		return strings.Join(lines, "\n")
 	})
+	// The selected exchange's failure comes into view when the selection
+	// moves to it (and only then: scrolling the card by hand stays).
+	if selSeq != m.cardSeq {
+		m.cardSeq = selSeq
+		if selLine >= 0 {
+			vp := m.panes[paneCard].Viewport()
+			if selLine < vp.YOffset || selLine >= vp.YOffset+vp.Height-1 {
+				vp.SetYOffset(selLine)
+			}
+		}
+	}
 }
 
 // entryLines is one failure and the client's move: a line with the
-// verdict's symbol (it reads without colour), then why, indented.
-func entryLines(st *styles.Styles, e serve.Entry, w int) []string {
+// verdict's symbol (it reads without colour), then why, indented. The
+// entry of the selected exchange is marked ▸.
+func entryLines(st *styles.Styles, e serve.Entry, w int, selected bool) []string {
 	sym, symSt := "…", st.Muted
 	verdict := ""
 	switch e.Grade {
@@ -678,7 +966,11 @@ func entryLines(st *styles.Styles, e serve.Entry, w int) []string {
 	if verdict != "" {
 		text += " · " + verdict + " · " + e.Rule
 	}
-	lines := common.HangLead(symSt, sym, text, w, st.Plain, 2)
+	textSt := st.Plain
+	if selected {
+		sym, textSt = "▸"+sym, st.Selected
+	}
+	lines := common.HangLead(symSt, sym, text, w, textSt, 2)
 	if e.Why != "" && !e.Pending {
 		for _, l := range strings.Split(ansi.Wrap(e.Why, max(w-4, 1), ""), "\n") {
 			lines = append(lines, "    "+st.Muted.Render(l))

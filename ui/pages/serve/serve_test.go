@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -220,4 +222,117 @@ func TestConfinedSessionServesNothing(t *testing.T) {
 		t.Fatalf("the screen does not say why:\n%s", m.View())
 	}
 	m.Close()
+}
+
+// afternoon is the replay of testdata/afternoon.jsonl, an exchange log
+// the built binary wrote while two go-sdk clients (a naive one that resends
+// everything, an informed one) played a shift over HTTP (written by
+// `go test -run TestReplayOfARealServeLog -replay-fixture FILE .`).
+func afternoon(t *testing.T) *serve.Server {
+	t.Helper()
+	srv, err := common.ReadReplay("testdata/afternoon.jsonl", uitest.Catalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+// TestReplayGolden: the replay of a real log at 80x24 and 120x40, on the
+// naive client's second resend of a refused refund: the exchange's
+// request and response, and its failure marked ▸ on the card with the
+// move and the verdict.
+func TestReplayGolden(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			tm := teatest.NewTestModel(t, ui.New(ui.Options{Serve: &ui.ServeStart{Server: afternoon(t)}}), teatest.WithInitialTermSize(sz[0], sz[1]))
+			uitest.WaitFor(t, tm, "Report card")
+			for range 5 {
+				tm.Send(uitest.Press("l"))
+			}
+			uitest.WaitFor(t, tm, "▸✗ #6")
+			tm.Send(uitest.Press("q"))
+			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+			for _, want := range []string{"Replay", "◆ replay of testdata/afternoon.jsonl", "naive-agent 1.0", "#6", "REFUND_WINDOW_EXCEEDED", "wasted call"} {
+				if !strings.Contains(view, want) {
+					t.Errorf("the view lacks %q:\n%s", want, view)
+				}
+			}
+			teatest.RequireEqualOutput(t, []byte(view))
+		})
+	}
+}
+
+// TestReplayKeys: a replay opens at the first client's first exchange;
+// → moves through it and the card marks the selected failure; ] goes to
+// the next client from its first exchange; f says a replay does not
+// change; c opens the Check screen on the selected response.
+func TestReplayKeys(t *testing.T) {
+	m, _ := uitest.Start(ui.New(ui.Options{Serve: &ui.ServeStart{Server: afternoon(t)}}), uitest.Size120)
+	view := m.View()
+	if !strings.Contains(uitest.LineWith(view, "▸ #"), "#1 initialize") || strings.Contains(uitest.LineWith(view, "exchanges"), "newest") {
+		t.Fatalf("the replay does not open at its first exchange:\n%s", view)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("l"), uitest.Press("l"), uitest.Press("l"), uitest.Press("l"))
+	if l := uitest.LineWith(m.View(), "▸✗"); !strings.Contains(l, "#5 process_refund") {
+		t.Errorf("the card does not mark #5's failure: %q\n%s", l, m.View())
+	}
+	m, _ = uitest.Drive(m, uitest.Press("]"))
+	view = m.View()
+	if !strings.Contains(uitest.LineWith(view, "▸ informed-agent"), "informed-agent 1.0") || !strings.Contains(uitest.LineWith(view, "▸ #"), "initialize") {
+		t.Errorf("] did not open the informed client at its first exchange:\n%s", view)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("f"))
+	if st := m.(*ui.App).Status(); !strings.Contains(st.Text, "a replay does not change") {
+		t.Errorf("f in a replay: %q", st.Text)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("l"), uitest.Press("l"), uitest.Press("c"))
+	view = m.View()
+	if !strings.Contains(view, "Replay › Check") || !strings.Contains(view, "tools/call lookup_order") || !strings.Contains(view, "graded under 2025-11-25") {
+		t.Errorf("c did not open the Check screen on #17's response:\n%s", view)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("esc"))
+	if !strings.Contains(m.View(), "◆ replay of") {
+		t.Errorf("esc from Check does not return to the replay:\n%s", m.View())
+	}
+}
+
+// TestReplayPrompt: r asks for a log; a malformed one is refused with its
+// file:line and what is wrong, the prompt staying open and the replay on
+// screen unchanged; a good one opens (instead of the current replay).
+func TestReplayPrompt(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	good, err := os.ReadFile("testdata/afternoon.jsonl")
+	uitest.Must(t, err)
+	lines := strings.SplitN(string(good), "\n", 3)
+	uitest.Must(t, os.WriteFile(bad, []byte(lines[0]+"\n"+`{"time":"half past nine","session":"s","request":{},"response":null}`+"\n"), 0o644))
+	other := filepath.Join(dir, "other.jsonl")
+	uitest.Must(t, os.WriteFile(other, good, 0o644))
+
+	m, _ := uitest.Start(ui.New(ui.Options{Serve: &ui.ServeStart{Server: afternoon(t)}}), uitest.Size120)
+	m, _ = uitest.Drive(m, uitest.Press("r"), uitest.Press(bad), uitest.Press("enter"))
+	view := m.View()
+	if !strings.Contains(view, bad+`:2: "time" "half past nine" is not an RFC 3339 time`) || !strings.Contains(view, "Replay a log") {
+		t.Fatalf("a bad log is not refused with its line:\n%s", view)
+	}
+	if !strings.Contains(view, "◆ replay of testdata/afternoon.jsonl") {
+		t.Errorf("the replay on screen changed:\n%s", view)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("q")) // typed into the path, not quitting
+	if !strings.Contains(m.View(), "bad.jsonlq") {
+		t.Errorf("q did not go to the prompt:\n%s", m.View())
+	}
+	m, _ = uitest.Drive(m, uitest.Press("esc"))
+	if strings.Contains(m.View(), "Replay a log") {
+		t.Errorf("esc did not close the prompt:\n%s", m.View())
+	}
+	m, _ = uitest.Drive(m, uitest.Press("r"))
+	for range len(bad) + 1 {
+		m, _ = uitest.Drive(m, uitest.Press("backspace"))
+	}
+	m, _ = uitest.Drive(m, uitest.Press(other), uitest.Press("enter"))
+	view = m.View()
+	if !strings.Contains(view, "◆ replay of "+other) || !strings.Contains(view, "errorlab › Replay") || strings.Contains(view, "Replay › Replay") {
+		t.Errorf("the good log did not replace the replay:\n%s", view)
+	}
 }
