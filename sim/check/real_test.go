@@ -82,7 +82,10 @@ func TestProbeServerFilesystem(t *testing.T) {
 		t.Fatal(err)
 	}
 	args, _ := json.Marshal(map[string]any{
-		"read_text_file":           []any{map[string]any{"path": filepath.Join(dir, "nope.txt")}, map[string]any{"path": filepath.Join(dir, "notes.txt")}},
+		// The missing file is named relative to the allowed folder, as a
+		// model would; the answer shows the server's absolute path. (A path
+		// the caller gave itself is not a leak.)
+		"read_text_file":           []any{map[string]any{"path": "nope.txt"}, map[string]any{"path": filepath.Join(dir, "notes.txt")}},
 		"list_allowed_directories": map[string]any{},
 	})
 	out, err := Live(context.Background(), Target{Command: bin + " " + dir}, Options{Probe: true, Args: args})
