@@ -335,3 +335,24 @@ func TestJUnitAndJSON(t *testing.T) {
 		t.Errorf("fail-on: a warning-only run failed=%v under error, %v under warning", Failed(warnOnly, grade.SevError), Failed(warnOnly, grade.SevWarning))
 	}
 }
+
+// TestWriteJSONStreams: the report written response by response is the
+// same document as the whole report encoded at once.
+func TestWriteJSONStreams(t *testing.T) {
+	for _, results := range [][]Result{fixtureResults(t), nil} {
+		var whole bytes.Buffer
+		enc := json.NewEncoder(&whole)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(NewJSONReport(results, Run{Version: "test"})); err != nil {
+			t.Fatal(err)
+		}
+		var streamed bytes.Buffer
+		if err := WriteJSON(&streamed, results, Run{Version: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		if whole.String() != streamed.String() {
+			t.Errorf("streamed JSON differs:\n%s\nwant:\n%s", streamed.String(), whole.String())
+		}
+	}
+}

@@ -215,6 +215,9 @@ const (
 type Report struct {
 	Verdict        Verdict               `json:"verdict"`
 	Findings       []Finding             `json:"findings"`
+	// Classification is what the response says (layer, category,
+	// isRetryable, empty); nil for a response that could not be read. Its
+	// Meta is left out: the findings say what the metadata holds.
 	Classification *rules.Classification `json:"classification,omitempty"`
 }
 

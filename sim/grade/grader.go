@@ -176,6 +176,11 @@ func oneLine(s string) string {
 }
 
 func (g *grader) report(cl *rules.Classification) Report {
+	if cl != nil {
+		c := *cl
+		c.Meta = rules.Metadata{}
+		cl = &c
+	}
 	r := Report{Verdict: Clean, Findings: g.findings, Classification: cl}
 	if r.Findings == nil {
 		r.Findings = []Finding{}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -236,10 +237,12 @@ func (a *app) writeCheck(format string, results []check.Result, run check.Run) e
 		return check.WriteSARIF(a.Stdout, results, run)
 	}
 	st, w := a.textStyles()
-	for _, l := range findings.Report(st, results, w) {
-		fmt.Fprintln(a.Stdout, l)
-	}
-	return nil
+	out := bufio.NewWriter(a.Stdout)
+	findings.EachLine(st, results, w, func(l string) {
+		_, _ = out.WriteString(l)
+		_ = out.WriteByte('\n')
+	})
+	return out.Flush()
 }
 
 // textStyles are the styles for text on stdout: colour only on a terminal

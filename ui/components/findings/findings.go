@@ -119,15 +119,24 @@ func Summary(st *styles.Styles, s check.Summary) string {
 // responses, and the summary line.
 func Report(st *styles.Styles, results []check.Result, w int) []string {
 	var out []string
+	EachLine(st, results, w, func(l string) { out = append(out, l) })
+	return out
+}
+
+// EachLine is Report one line at a time, so that a long report is
+// written as it is drawn rather than held whole.
+func EachLine(st *styles.Styles, results []check.Result, w int, line func(string)) {
 	for i, r := range results {
 		if i > 0 && (len(r.Report.Findings) > 0 || len(results[i-1].Report.Findings) > 0) {
-			out = append(out, "")
+			line("")
 		}
-		out = append(out, Header(st, r.Report.Verdict, r.Label, r.Source, w))
-		out = append(out, Lines(st, r.Report.Findings, w, 2)...)
+		line(Header(st, r.Report.Verdict, r.Label, r.Source, w))
+		for _, l := range Lines(st, r.Report.Findings, w, 2) {
+			line(l)
+		}
 	}
 	if len(results) > 0 {
-		out = append(out, "")
+		line("")
 	}
-	return append(out, Summary(st, check.Summarize(results)))
+	line(Summary(st, check.Summarize(results)))
 }
