@@ -614,4 +614,3 @@ func depth(b []byte) int {
 	}
 	return top
 }
-

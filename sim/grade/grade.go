@@ -213,8 +213,8 @@ const (
 
 // Report is the grader's answer.
 type Report struct {
-	Verdict        Verdict               `json:"verdict"`
-	Findings       []Finding             `json:"findings"`
+	Verdict  Verdict   `json:"verdict"`
+	Findings []Finding `json:"findings"`
 	// Classification is what the response says (layer, category,
 	// isRetryable, empty); nil for a response that could not be read. Its
 	// Meta is left out: the findings say what the metadata holds.
