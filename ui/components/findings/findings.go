@@ -124,13 +124,23 @@ func Report(st *styles.Styles, results []check.Result, w int) []string {
 }
 
 // EachLine is Report one line at a time, so that a long report is
-// written as it is drawn rather than held whole.
+// written as it is drawn rather than held whole. The spec revision the
+// responses were graded under opens the report when they share one, and
+// follows each response's source when they do not.
 func EachLine(st *styles.Styles, results []check.Result, w int, line func(string)) {
+	spec := SharedSpec(results)
+	if spec != "" {
+		line(st.Muted.Render("graded under spec " + string(spec)))
+	}
 	for i, r := range results {
 		if i > 0 && (len(r.Report.Findings) > 0 || len(results[i-1].Report.Findings) > 0) {
 			line("")
 		}
-		line(Header(st, r.Report.Verdict, r.Label, r.Source, w))
+		source := r.Source
+		if spec == "" {
+			source += " · spec " + string(r.Spec)
+		}
+		line(Header(st, r.Report.Verdict, r.Label, source, w))
 		for _, l := range Lines(st, r.Report.Findings, w, 2) {
 			line(l)
 		}
@@ -139,4 +149,17 @@ func EachLine(st *styles.Styles, results []check.Result, w int, line func(string
 		line("")
 	}
 	line(Summary(st, check.Summarize(results)))
+}
+
+// SharedSpec is the revision every result was graded under, "" when they
+// differ (or there is none).
+func SharedSpec(results []check.Result) rules.Revision {
+	var spec rules.Revision
+	for i, r := range results {
+		if i > 0 && r.Spec != spec {
+			return ""
+		}
+		spec = r.Spec
+	}
+	return spec
 }
