@@ -82,13 +82,13 @@ type Model struct {
 	progCh chan tea.Msg
 	doneCh chan tea.Msg
 
-	fixed    bool           // opened on one exchange (the lab's c): no input, no rerun
-	target   string         // what was probed
-	server   string         // the server's name and version, the protocol
-	asked    rules.Revision // the revision the probe asked for; spec is the one graded under
-	stopped  string         // the server stopped answering: what was not called
-	skipped  []string
-	notes    []string
+	fixed   bool           // opened on one exchange (the lab's c): no input, no rerun
+	target  string         // what was probed
+	server  string         // the server's name and version, the protocol
+	asked   rules.Revision // the revision the probe asked for; spec is the one graded under
+	stopped string         // the server stopped answering: what was not called
+	skipped []string
+	notes   []string
 	results []check.Result
 	cursor  int // the response shown
 	fcursor int // the finding selected
