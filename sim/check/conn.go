@@ -213,11 +213,18 @@ func commandConn(ctx context.Context, rec *wire.Recorder, command string) (*conn
 		// The server's own children (a launcher's server) may outlive it.
 		_ = syscall.Kill(group, syscall.SIGKILL)
 	}
-	// stop, at the end of a run, closes the server's stdin and gives it
-	// stopGrace to exit before its group is killed.
+	// stop ends the server: at the end of a run it closes the server's
+	// stdin and gives it stopGrace to exit before its group is killed; a
+	// cancelled run (the user quit or pressed ctrl-C) kills the group at
+	// once. Whoever calls it first, Live returns only when the group is
+	// gone.
 	stop := func() error {
 		once.Do(func() {
 			_ = stdin.Close()
+			if ctx.Err() != nil {
+				kill(killGrace)
+				return
+			}
 			select {
 			case <-exited:
 				_ = syscall.Kill(group, syscall.SIGKILL)
@@ -227,14 +234,7 @@ func commandConn(ctx context.Context, rec *wire.Recorder, command string) (*conn
 		})
 		return nil
 	}
-	// A cancelled run (the user quit or pressed ctrl-C) kills the group at
-	// once; Live returns only when it is gone.
-	context.AfterFunc(ctx, func() {
-		once.Do(func() {
-			_ = stdin.Close()
-			kill(killGrace)
-		})
-	})
+	context.AfterFunc(ctx, func() { _ = stop() })
 	c := ioConn(rec, stdout, stdin, stop, errTail)
 	c.stdio = true
 	c.exit = func() string {
