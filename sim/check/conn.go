@@ -83,11 +83,11 @@ func (c *conn) failure(ctx context.Context, phase string, err error) error {
 	if c.exit != nil {
 		time.Sleep(50 * time.Millisecond) // a process that is exiting has its status a moment later
 		if e := c.exit(); e != "" {
-			note := stderrNote(c)
-			if note == "" {
-				note = "; it wrote nothing on stderr"
+			note := "; it wrote nothing on stderr"
+			if s := c.stderr.String(); s != "" {
+				note = "; its stderr ended with:\n" + s
 			}
-			return fmt.Errorf("the server's process ended during %s (%s)%s", phase, e, note)
+			return fmt.Errorf("the server's process ended (%s) during %s%s", e, phase, note)
 		}
 	}
 	if c.http != nil {

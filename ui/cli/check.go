@@ -239,7 +239,8 @@ func (a *app) checkLive(ctx context.Context, f checkFlags, spec rules.Revision, 
 	var ae *check.ArgsError
 	if errors.As(err, &ae) {
 		if ae.Name != "" {
-			return nil, usagef("%s %q: %s has no tool of that name; closest: %s", ae.Flag, ae.Name, t.Label(), strings.Join(scenarios.ClosestIDs(ae.Name, ae.Known, 3), ", "))
+			return nil, usagef("%s %q: the server has no tool of that name (it lists %s); closest: %s", ae.Flag, ae.Name,
+				common.Plural(len(ae.Known), "tool"), strings.Join(scenarios.ClosestIDs(ae.Name, ae.Known, 3), ", "))
 		}
 		return nil, UsageError{ae}
 	}

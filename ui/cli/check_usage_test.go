@@ -141,7 +141,7 @@ func TestCheckLiveProblems(t *testing.T) {
 	ok := fakeServer(t, checktest.OK)
 	for _, args := range [][]string{{"--probe", "--tool", "lookup_ordr"}, {"--probe", "--args", `{"lookup_ordr": {"order_id": "ORD-4471"}}`}, {"--tool", "no_such_tool"}} {
 		code, out, errOut := runIn(t, "", append([]string{"check", "--server", ok}, args...)...)
-		if code != ExitUsage || !strings.Contains(errOut, "has no tool of that name; closest: lookup_order") {
+		if code != ExitUsage || !strings.Contains(errOut, "the server has no tool of that name (it lists 1 tool); closest: lookup_order") {
 			t.Errorf("%v: exit %d\n%s%s", args, code, out, errOut)
 		}
 	}
