@@ -292,7 +292,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.OpenCheckMsg:
 		cmd = a.push(checkpage.New(a.c))
 	case common.OpenFindingsMsg:
-		cmd = a.push(checkpage.NewResult(a.c, msg.Title, check.Item{Request: msg.Request, Response: msg.Response, Tools: msg.Tools, Spec: msg.Spec}))
+		cmd = a.push(checkpage.NewResult(a.c, msg.Title, check.Item{Request: msg.Request, Response: msg.Response, Tools: msg.Tools, Spec: msg.Spec, Truth: msg.Truth}))
 	case common.OpenServeMsg:
 		cmd = a.push(servepage.NewHome(a.c))
 	case common.OpenWalkthroughMsg:

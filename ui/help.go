@@ -50,12 +50,24 @@ func (a *App) renderHelp(w int) string {
 		tail = []key.Binding{g.Force}
 	} else {
 		tail = []key.Binding{common.Brief(g.Help, "more")}
-		if len(a.stack) > 1 {
+		if len(a.stack) > 1 && !namesKey(bs, g.Back) {
 			tail = append(tail, g.Back)
 		}
 		tail = append(tail, g.Quit)
 	}
 	return strings.Join(a.shortHelpLines(bs, tail, w), "\n")
+}
+
+// namesKey reports whether a screen's own bindings already say what b's
+// key does there (the Check screen's "esc stop" while it probes): the
+// global meaning is then not shown beside it.
+func namesKey(bs []key.Binding, b key.Binding) bool {
+	for _, x := range bs {
+		if x.Enabled() && x.Help().Key == b.Help().Key {
+			return true
+		}
+	}
+	return false
 }
 
 // fullHelpRows renders the full help's columns at width w, moving the

@@ -335,3 +335,86 @@ func TestJUnitAndJSON(t *testing.T) {
 		t.Errorf("fail-on: a warning-only run failed=%v under error, %v under warning", Failed(warnOnly, grade.SevError), Failed(warnOnly, grade.SevWarning))
 	}
 }
+
+// TestWriteJSONStreams: the report written response by response is the
+// same document as the whole report encoded at once.
+func TestWriteJSONStreams(t *testing.T) {
+	for _, results := range [][]Result{fixtureResults(t), nil} {
+		var whole bytes.Buffer
+		enc := json.NewEncoder(&whole)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(NewJSONReport(results, Run{Version: "test"})); err != nil {
+			t.Fatal(err)
+		}
+		var streamed bytes.Buffer
+		if err := WriteJSON(&streamed, results, Run{Version: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		if whole.String() != streamed.String() {
+			t.Errorf("streamed JSON differs:\n%s\nwant:\n%s", streamed.String(), whole.String())
+		}
+	}
+}
+
+// TestSARIFLocations: an absolute input path is a file:// URI; a live
+// server's URI is cut at a word's end and differs from another server's,
+// as do the fingerprints; the elements of an array keep their lines.
+func TestSARIFLocations(t *testing.T) {
+	type loc struct {
+		URI  string
+		Line int
+		FP   string
+	}
+	locations := func(results []Result, run Run) []loc {
+		var b bytes.Buffer
+		if err := WriteSARIF(&b, results, run); err != nil {
+			t.Fatal(err)
+		}
+		var log struct {
+			Runs []struct {
+				Results []struct {
+					Locations []struct {
+						PhysicalLocation struct {
+							ArtifactLocation struct{ URI string }
+							Region           struct{ StartLine int }
+						}
+					}
+					PartialFingerprints map[string]string
+				}
+			}
+		}
+		if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+			t.Fatal(err)
+		}
+		var out []loc
+		for _, r := range log.Runs[0].Results {
+			p := r.Locations[0].PhysicalLocation
+			out = append(out, loc{p.ArtifactLocation.URI, p.Region.StartLine, r.PartialFingerprints["errorlabFinding/v1"]})
+		}
+		return out
+	}
+	bad := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Operation failed"}],"isError":true}}`
+	items, err := Parse([]byte("[\n"+bad+",\n"+bad+"\n]\n"), "/tmp/x/logs/responses.json", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := locations(GradeAll(items), Run{})
+	if got[0].URI != "file:///tmp/x/logs/responses.json" || got[0].Line != 2 || got[len(got)-1].Line != 3 {
+		t.Errorf("file locations %+v", got)
+	}
+	live := GradeAll([]Item{{Response: []byte(bad), Label: "tools/call x"}})
+	long := "node /tmp/errorlab-realtools/modelcontextprotocol__server-filesystem@2026.8.31/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js "
+	a, b := locations(live, Run{Target: long + "/srv/root-a"}), locations(live, Run{Target: long + "/srv/root-b"})
+	if a[0].URI == b[0].URI || a[0].FP == b[0].FP {
+		t.Errorf("two servers share a URI or fingerprint: %+v %+v", a[0], b[0])
+	}
+	slugPart := a[0].URI[:strings.LastIndexByte(a[0].URI, '-')]
+	whole := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(long+"/srv/root-a"), "-"), "-.")
+	if rest, ok := strings.CutPrefix(whole, slugPart); !ok || rest == "" || (rest[0] != '-' && rest[0] != '.') || len(slugPart) > maxSlug {
+		t.Errorf("the URI is cut mid-word: %s (of %s)", a[0].URI, whole)
+	}
+	if again := locations(live, Run{Target: long + "/srv/root-a"}); again[0] != a[0] {
+		t.Errorf("the same server's location changed between runs: %+v %+v", again[0], a[0])
+	}
+}

@@ -3,12 +3,14 @@ package check
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -59,18 +61,98 @@ type conn struct {
 	// exit says how the server's process ended, "" while it runs (or
 	// when there is no process).
 	exit func() string
+	// stdio is true for a server on pipes, whose stdout must carry only
+	// JSON-RPC messages.
+	stdio bool
+	// http, for a Streamable HTTP server, keeps the last HTTP error status.
+	http *tapRoundTripper
+	// timeout is how long each answer is waited for.
+	timeout time.Duration
+}
+
+// failure says in plain words why the check could not go on during phase
+// ("the MCP handshake (initialize)", "tools/list", "call 3 of 12 (…)"):
+// the run was interrupted, the server's process ended (with its stderr),
+// an HTTP server answered with an error status (and what it sent), no
+// answer came in time (and what the server wrote instead), or the
+// transport's own error.
+func (c *conn) failure(ctx context.Context, phase string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted during %s; the server was stopped", phase)
+	}
+	if c.exit != nil {
+		time.Sleep(50 * time.Millisecond) // a process that is exiting has its status a moment later
+		if e := c.exit(); e != "" {
+			note := "; it wrote nothing on stderr"
+			if s := c.stderr.String(); s != "" {
+				note = "; its stderr ended with:\n" + s
+			}
+			return fmt.Errorf("the server's process ended (%s) during %s%s", e, phase, note)
+		}
+	}
+	if c.http != nil {
+		if status, body := c.http.lastError(); status != "" {
+			if body != "" {
+				body = ": " + strconv.Quote(clipText(body, 200))
+			}
+			return fmt.Errorf("%s got no MCP answer: the server answered HTTP %s%s (is the URL the server's MCP endpoint?)", phase, status, body)
+		}
+	}
+	stray := ""
+	if lines := c.stray(0, nil); len(lines) > 0 {
+		stray = fmt.Sprintf("; on stdout it wrote %s, which is not JSON-RPC", strconv.Quote(clipText(string(lines[len(lines)-1]), 120)))
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%s got no answer within %s%s%s", phase, c.timeout, stray, stderrNote(c))
+	}
+	return fmt.Errorf("%s failed: %v%s%s", phase, err, stray, stderrNote(c))
+}
+
+// stray returns the lines the server wrote on stdout from message from
+// on that are not JSON (none for an HTTP server), leaving out those in
+// used (graded as a call's answer already).
+func (c *conn) stray(from int, used map[string]bool) [][]byte {
+	if !c.stdio {
+		return nil
+	}
+	var out [][]byte
+	for i, m := range c.rec.Transcript() {
+		if i < from || m.Dir != wire.ServerToClient || json.Valid(m.Bytes) || used[string(m.Bytes)] {
+			continue
+		}
+		out = append(out, m.Bytes)
+	}
+	return out
+}
+
+// strayOutput is stray for the whole run, leaving out the lines graded as
+// answers in results.
+func (c *conn) strayOutput(results []Result) [][]byte {
+	used := map[string]bool{}
+	for _, r := range results {
+		if len(r.Response) > 0 {
+			used[string(r.Response)] = true
+		}
+	}
+	return c.stray(0, used)
 }
 
 // stopGrace is how long a server gets to exit after its stdin closes
 // before its process group is killed.
 const stopGrace = 2 * time.Second
 
+// killGrace is how long a cancelled server's group gets after SIGTERM
+// before SIGKILL.
+const killGrace = 500 * time.Millisecond
+
 // open connects to the target (it does not perform the handshake).
 func open(ctx context.Context, t Target) (*conn, error) {
 	rec := wire.NewRecorder()
 	switch {
 	case t.In != nil && t.Out != nil:
-		return ioConn(rec, t.In, t.Out, func() error { return t.Out.Close() }, nil), nil
+		c := ioConn(rec, t.In, t.Out, func() error { return t.Out.Close() }, nil)
+		c.stdio = true
+		return c, nil
 	case t.Command != "":
 		return commandConn(ctx, rec, t.Command)
 	case t.URL != "":
@@ -117,25 +199,44 @@ func commandConn(ctx context.Context, rec *wire.Recorder, command string) (*conn
 	var waitErr error
 	go func() { waitErr = cmd.Wait(); close(exited) }()
 	var once sync.Once
+	group := -cmd.Process.Pid
+	// kill ends the whole process group: SIGTERM, then SIGKILL if it has
+	// not exited after grace.
+	kill := func(grace time.Duration) {
+		_ = syscall.Kill(group, syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(grace):
+			_ = syscall.Kill(group, syscall.SIGKILL)
+			<-exited
+		}
+		// The server's own children (a launcher's server) may outlive it.
+		_ = syscall.Kill(group, syscall.SIGKILL)
+	}
+	// stop ends the server: at the end of a run it closes the server's
+	// stdin and gives it stopGrace to exit before its group is killed; a
+	// cancelled run (the user quit or pressed ctrl-C) kills the group at
+	// once. Whoever calls it first, Live returns only when the group is
+	// gone.
 	stop := func() error {
 		once.Do(func() {
 			_ = stdin.Close()
+			if ctx.Err() != nil {
+				kill(killGrace)
+				return
+			}
 			select {
 			case <-exited:
+				_ = syscall.Kill(group, syscall.SIGKILL)
 			case <-time.After(stopGrace):
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-				select {
-				case <-exited:
-				case <-time.After(stopGrace):
-					_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-					<-exited
-				}
+				kill(stopGrace)
 			}
 		})
 		return nil
 	}
 	context.AfterFunc(ctx, func() { _ = stop() })
 	c := ioConn(rec, stdout, stdin, stop, errTail)
+	c.stdio = true
 	c.exit = func() string {
 		select {
 		case <-exited:
@@ -156,13 +257,14 @@ func httpConn(rec *wire.Recorder, url string) (*conn, error) {
 	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
 		return nil, fmt.Errorf("--url %q is not an http:// or https:// URL, e.g. http://127.0.0.1:8765/mcp", url)
 	}
-	hc := &http.Client{Transport: &tapRoundTripper{rec: rec, base: http.DefaultTransport}}
+	tap := &tapRoundTripper{rec: rec, base: http.DefaultTransport}
+	hc := &http.Client{Transport: tap}
 	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc),
 		transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		return nil, fmt.Errorf("--url %q: %v", url, err)
 	}
-	return &conn{tr: tr, rec: rec, close: tr.Close}, nil
+	return &conn{tr: tr, rec: rec, close: tr.Close, http: tap}, nil
 }
 
 // tapRoundTripper records each request body and each JSON-RPC message of
@@ -170,6 +272,28 @@ func httpConn(rec *wire.Recorder, url string) (*conn, error) {
 type tapRoundTripper struct {
 	rec  *wire.Recorder
 	base http.RoundTripper
+
+	mu         sync.Mutex
+	lastStatus string // the last HTTP error status ("404 Not Found"), "" after a success
+	lastBody   *bodyTap
+}
+
+// lastError is the last HTTP error status and the body that came with it
+// (the last message the server sent, once the body has been read).
+func (t *tapRoundTripper) lastError() (status, body string) {
+	t.mu.Lock()
+	status, hadBody := t.lastStatus, t.lastBody != nil
+	t.mu.Unlock()
+	if status == "" || !hadBody {
+		return status, ""
+	}
+	msgs := t.rec.Transcript()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Dir == wire.ServerToClient {
+			return status, strings.TrimSpace(string(msgs[i].Bytes))
+		}
+	}
+	return status, ""
 }
 
 func (t *tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -188,13 +312,21 @@ func (t *tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
+	var bt *bodyTap
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		resp.Body = &sseTap{ReadCloser: resp.Body, rec: t.rec}
 	} else {
 		// A JSON body, or what a server sent instead of one (an HTTP error
 		// with a text body is graded as the unreadable answer it is).
-		resp.Body = &bodyTap{ReadCloser: resp.Body, rec: t.rec}
+		bt = &bodyTap{ReadCloser: resp.Body, rec: t.rec}
+		resp.Body = bt
 	}
+	t.mu.Lock()
+	t.lastStatus, t.lastBody = "", nil
+	if resp.StatusCode >= 400 {
+		t.lastStatus, t.lastBody = resp.Status, bt
+	}
+	t.mu.Unlock()
 	return resp, nil
 }
 

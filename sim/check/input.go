@@ -15,7 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/rules"
@@ -52,6 +55,17 @@ type Item struct {
 	Tools []grade.Tool `json:"-"`
 	// Spec is the revision the response is graded under.
 	Spec rules.Revision `json:"spec"`
+	// Truth, when the input says what really happened (a record's
+	// "expected", as `errorlab scenarios show --json` and the lab give it),
+	// lets the grader catch a failure passed off as a plausible empty
+	// result.
+	Truth *rules.Situation `json:"-"`
+	// Waited is how long a live call waited for an answer that never came
+	// (Response is then empty, or what the server sent instead).
+	Waited time.Duration `json:"-"`
+	// Stray are lines a stdio server wrote on stdout that are not JSON-RPC
+	// messages (graded as envelope.stray-output).
+	Stray [][]byte `json:"-"`
 	// File is the input's name ("stdin" for "-"), "" when not from a file;
 	// Line is the 1-based line the record starts on, 0 when not from a file.
 	File string `json:"-"`
@@ -67,6 +81,10 @@ type record struct {
 	Tools    []grade.Tool    `json:"tools"`
 	Spec     string          `json:"spec"`
 	Session  string          `json:"session"`
+	// Expected is the true outcome of the call, {layer, errorCategory,
+	// ...}, as `errorlab scenarios show --json` writes it; read only when
+	// it is an object with a layer.
+	Expected json.RawMessage `json:"expected"`
 }
 
 // InputError is bad input: what is wrong, where, and what to do. Problems
@@ -123,19 +141,28 @@ func Parse(data []byte, name string, spec rules.Revision) ([]Item, error) {
 		name = "stdin"
 	}
 	p := &parser{name: name, spec: spec, tools: map[string][]grade.Tool{}}
+	data, err := utf8Text(data)
+	if err != nil {
+		return nil, &InputError{Name: name, Problems: []string{err.Error()}}
+	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, &InputError{Name: name, Problems: []string{"it is empty"}}
 	}
 	// One JSON value (a pretty-printed file, a bare response, an array)
 	// is read whole; several (JSON lines, or files joined with cat) one
-	// after another; input that does not read that way line by line, so
-	// that every bad line is named.
+	// after another. A document that starts as pretty-printed JSON (its
+	// first line is not a JSON value by itself) and breaks is one broken
+	// document: its first error is named at FILE:LINE:COL. Other input
+	// that does not read as a sequence of values is read line by line,
+	// so that every bad line of JSON lines is named.
 	switch {
 	case len(trimmed) <= MaxRecordBytes && json.Valid(trimmed):
 		line := 1 + bytes.Count(data[:bytes.Index(data, trimmed[:1])], []byte("\n"))
 		p.value(trimmed, line)
-	case !p.stream(data):
+	case prettyPrinted(trimmed):
+		p.stream(data, true)
+	case !p.stream(data, false):
 		p.lines(data)
 	}
 	if len(p.problems) > 0 {
@@ -145,6 +172,32 @@ func Parse(data []byte, name string, spec rules.Revision) ([]Item, error) {
 		return nil, &InputError{Name: name, Problems: []string{"it holds no response to grade (every record was a notification, whose response is null)"}}
 	}
 	return p.items, nil
+}
+
+// utf8Text returns data without a UTF-8 byte order mark; UTF-16 and
+// UTF-32 text is refused with what to do (JSON is UTF-8, RFC 8259).
+func utf8Text(data []byte) ([]byte, error) {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		return data[3:], nil
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE, 0, 0}), bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF}):
+		return nil, errors.New("it is UTF-32 text (it starts with a UTF-32 byte order mark); errorlab check reads UTF-8 JSON: convert it first, e.g. iconv -f UTF-32 -t UTF-8 FILE > FILE.utf8.json")
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}), bytes.HasPrefix(data, []byte{0xFE, 0xFF}),
+		len(data) >= 4 && (data[1] == 0 && data[3] == 0 && data[0] != 0 || data[0] == 0 && data[2] == 0 && data[1] != 0):
+		return nil, errors.New("it is UTF-16 text (as Windows tools often write); errorlab check reads UTF-8 JSON: convert it first, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.json, or in PowerShell Out-File -Encoding utf8")
+	}
+	return data, nil
+}
+
+// prettyPrinted reports JSON that opens an object or array whose first
+// line is not a whole JSON value: a pretty-printed document, not JSON
+// lines.
+func prettyPrinted(trimmed []byte) bool {
+	if trimmed[0] != '{' && trimmed[0] != '[' {
+		return false
+	}
+	first, _, _ := bytes.Cut(trimmed, []byte("\n"))
+	return !json.Valid(bytes.TrimSpace(first))
 }
 
 type parser struct {
@@ -161,32 +214,92 @@ func (p *parser) problem(line int, format string, a ...any) {
 }
 
 // stream reads consecutive JSON values; false (and nothing read) when the
-// input is not such a sequence.
-func (p *parser) stream(data []byte) bool {
+// input is not such a sequence. With document set, the input is taken to
+// be JSON values whatever happens: a syntax error is one problem, at the
+// line and column where it is. Lines are counted as the decoder moves on,
+// so the time is linear in the input.
+func (p *parser) stream(data []byte, document bool) bool {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	type value struct {
 		raw  []byte
 		line int
 	}
 	var values []value
+	line, counted := 1, 0 // line is the line of byte counted
+	lineAt := func(at int) int {
+		line += bytes.Count(data[counted:at], []byte("\n"))
+		counted = at
+		return line
+	}
 	for {
-		start := dec.InputOffset()
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil || len(raw) > MaxRecordBytes {
-			return false
+		if err == nil {
+			// Keep the value where it lies in data, not the decoder's copy.
+			end := int(dec.InputOffset())
+			raw = data[end-len(raw) : end]
 		}
-		// The value starts after the whitespace the decoder skipped.
-		at := int(start) + len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n"))
-		values = append(values, value{raw, 1 + bytes.Count(data[:at], []byte("\n"))})
+		if err != nil {
+			if !document {
+				return false
+			}
+			at := int(dec.InputOffset())
+			var se *json.SyntaxError
+			if errors.As(err, &se) && se.Offset > 0 {
+				at = int(se.Offset) - 1
+			} else if errors.Is(err, io.ErrUnexpectedEOF) {
+				at = len(bytes.TrimRight(data, " \t\r\n"))
+			}
+			at = max(0, min(at, len(data)))
+			p.problems = append(p.problems, fmt.Sprintf("%s:%d:%d: not JSON: %s", p.name, lineAt(at), column(data, at), syntaxText(err, data, at)))
+			return true
+		}
+		// The value ends where the decoder stopped; it starts len(raw) before.
+		at := int(dec.InputOffset()) - len(raw)
+		if len(raw) > MaxRecordBytes {
+			if !document {
+				return false
+			}
+			p.problem(lineAt(at), "the value is larger than %d MiB, the most one record may be", MaxRecordBytes>>20)
+			return true
+		}
+		values = append(values, value{raw, lineAt(at)})
+		if len(values) > MaxRecords {
+			p.problem(line, "more than %d responses in one input; split it into smaller files", MaxRecords)
+			return true
+		}
 	}
 	for _, v := range values {
-		p.value(bytes.TrimSpace(v.raw), v.line)
+		p.value(v.raw, v.line)
+		if p.records > MaxRecords {
+			break
+		}
 	}
 	return true
+}
+
+// column is the 1-based column, in characters, of byte at in its line.
+func column(data []byte, at int) int {
+	start := bytes.LastIndexByte(data[:at], '\n') + 1
+	return 1 + utf8.RuneCount(data[start:at])
+}
+
+// syntaxText says what a JSON syntax error is, with a hint for the usual
+// slips: a trailing comma, a cut-off file.
+func syntaxText(err error, data []byte, at int) string {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "the input ends inside a value (a missing } or ], or a cut-off file)"
+	}
+	msg := err.Error()
+	if at < len(data) && (data[at] == '}' || data[at] == ']') {
+		if prev := bytes.TrimRight(data[:at], " \t\r\n"); len(prev) > 0 && prev[len(prev)-1] == ',' {
+			msg += "; JSON allows no comma before a closing " + string(data[at])
+		}
+	}
+	return msg
 }
 
 func (p *parser) lines(data []byte) {
@@ -210,7 +323,7 @@ func (p *parser) lines(data []byte) {
 			continue
 		}
 		p.value(b, line)
-		if len(p.problems) > 10*maxProblems {
+		if len(p.problems) > 10*maxProblems || p.records > MaxRecords {
 			return
 		}
 	}
@@ -230,20 +343,37 @@ func (p *parser) value(b []byte, line int) {
 		return
 	}
 	if b[0] == '[' {
-		var elems []json.RawMessage
-		if err := json.Unmarshal(b, &elems); err != nil {
-			p.problem(line, "%v", err)
-			return
-		}
-		if len(elems) == 0 {
-			p.problem(line, "an empty array: a JSON-RPC batch answer with no response in it")
-		}
-		for _, e := range elems {
-			p.record(bytes.TrimSpace(e), line)
-		}
+		p.array(b, line)
 		return
 	}
 	p.record(b, line)
+}
+
+// array reads a JSON array of records, each at the line it starts on.
+func (p *parser) array(b []byte, line int) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		p.problem(line, "%v", err)
+		return
+	}
+	n, counted := 0, 0
+	for dec.More() {
+		var e json.RawMessage
+		if err := dec.Decode(&e); err != nil {
+			p.problem(line, "%v", err)
+			return
+		}
+		at := int(dec.InputOffset()) - len(e)
+		line += bytes.Count(b[counted:at], []byte("\n"))
+		counted = at
+		p.record(e, line)
+		if n++; p.records > MaxRecords {
+			return
+		}
+	}
+	if n == 0 {
+		p.problem(line, "an empty array: a JSON-RPC batch answer with no response in it")
+	}
 }
 
 func (p *parser) record(b []byte, line int) {
@@ -255,7 +385,7 @@ func (p *parser) record(b []byte, line int) {
 		return
 	}
 	if len(b) == 0 || b[0] != '{' {
-		p.problem(line, "%s, not an object: expected a JSON-RPC response or {\"request\", \"response\"}", jsonKind(b))
+		p.problem(line, "%s, not an object: expected a JSON-RPC response or {\"request\", \"response\"}", rules.JSONKind(b))
 		return
 	}
 	var top map[string]json.RawMessage
@@ -279,7 +409,7 @@ func (p *parser) record(b []byte, line int) {
 	}
 	var rec record
 	if err := json.Unmarshal(b, &rec); err != nil {
-		p.problem(line, "%v", err)
+		p.problem(line, "%s", memberError(err))
 		return
 	}
 	spec := p.spec
@@ -307,8 +437,84 @@ func (p *parser) record(b []byte, line int) {
 	if tools := toolsListed(req, resp); tools != nil {
 		p.tools[rec.Session] = tools
 	}
-	it := Item{Request: req, Response: resp, Tools: rec.Tools, Spec: spec, Line: line}
+	truth, err := expectedTruth(rec.Expected)
+	if err != nil {
+		p.problem(line, "expected: %v", err)
+		return
+	}
+	it := Item{Request: req, Response: resp, Tools: rec.Tools, Spec: spec, Line: line, Truth: truth}
 	p.add(it, line, rec.Session)
+}
+
+// expectedTruth reads a record's "expected": the true outcome of the call
+// ({"layer": "execution", "errorCategory": "transient", ...}, the shape of
+// `errorlab scenarios show --json`). Anything but an object with a layer
+// is not such an outcome and is ignored (nil), as other keys are.
+func expectedTruth(raw json.RawMessage) (*rules.Situation, error) {
+	var e struct {
+		Layer         *string `json:"layer"`
+		ErrorCategory *string `json:"errorCategory"`
+		Empty         bool    `json:"empty"`
+	}
+	if len(bytes.TrimSpace(raw)) == 0 || raw[0] != '{' || json.Unmarshal(raw, &e) != nil || e.Layer == nil {
+		return nil, nil
+	}
+	s := rules.Situation{Layer: rules.Layer(*e.Layer), Empty: e.Empty}
+	switch s.Layer {
+	case rules.LayerProtocol, rules.LayerExecution, rules.LayerSuccess:
+	default:
+		return nil, fmt.Errorf("layer %q is none of protocol, execution, success", *e.Layer)
+	}
+	if e.ErrorCategory != nil {
+		c, canonical, _ := rules.ParseCategory(*e.ErrorCategory)
+		if !canonical {
+			return nil, fmt.Errorf("errorCategory %q is none of transient, validation, business, permission", *e.ErrorCategory)
+		}
+		s.Category = c
+	}
+	return &s, nil
+}
+
+// memberError says which member of a record has the wrong type, in the
+// record's own terms: "\"tools\" is a string; it must be an array of
+// tools/list entries".
+func memberError(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	field := te.Field
+	if field == "" {
+		field = "the record"
+	}
+	if field == "tools" && te.Type.Kind() == reflect.Struct {
+		return fmt.Sprintf("\"tools\" holds %s; each entry must be a tools/list entry, an object {\"name\", \"inputSchema\", \"outputSchema\"}", map[string]string{"string": "a string", "number": "a number", "bool": "true or false", "array": "an array"}[te.Value])
+	}
+	got := map[string]string{"string": "a string", "number": "a number", "bool": "true or false", "array": "an array", "object": "an object"}[te.Value]
+	if got == "" {
+		got = te.Value
+	}
+	want := map[string]string{
+		"tools":      "an array of tools/list entries, each {\"name\", \"inputSchema\", \"outputSchema\"}",
+		"tools.name": "a string, the tool's name",
+		"spec":       "a string such as \"2025-11-25\"",
+		"session":    "a string",
+	}[field]
+	if want == "" {
+		switch te.Type.Kind() {
+		case reflect.Slice, reflect.Array:
+			want = "an array"
+		case reflect.Struct, reflect.Map:
+			want = "an object"
+		case reflect.String:
+			want = "a string"
+		case reflect.Bool:
+			want = "true or false"
+		default:
+			want = "a number"
+		}
+	}
+	return fmt.Sprintf("%q is %s; it must be %s", field, got, want)
 }
 
 func (p *parser) add(it Item, line int, session string) {
@@ -407,21 +613,4 @@ func depth(b []byte) int {
 		}
 	}
 	return top
-}
-
-func jsonKind(b []byte) string {
-	if len(b) == 0 {
-		return "nothing"
-	}
-	switch b[0] {
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 
@@ -51,23 +53,60 @@ func NewJSONReport(results []Result, run Run) JSONReport {
 	rep := JSONReport{Errorlab: run.Version, Target: run.Target, FailOn: failOn(run), Failed: Failed(results, failOn(run)),
 		Summary: Summarize(results), Responses: make([]JSONResponse, 0, len(results))}
 	for _, r := range results {
-		jr := JSONResponse{Source: r.Source, Label: r.Label, Spec: r.Spec, Verdict: r.Report.Verdict,
-			Classification: r.Report.Classification, Response: string(r.Response), Findings: r.Report.Findings}
-		if r.Request != nil {
-			s := string(r.Request)
-			jr.Request = &s
-		}
-		rep.Responses = append(rep.Responses, jr)
+		rep.Responses = append(rep.Responses, jsonResponse(r))
 	}
 	return rep
 }
 
-// WriteJSON writes the JSON report, indented by two spaces.
+func jsonResponse(r Result) JSONResponse {
+	jr := JSONResponse{Source: r.Source, Label: r.Label, Spec: r.Spec, Verdict: r.Report.Verdict,
+		Classification: r.Report.Classification, Response: string(r.Response), Findings: r.Report.Findings}
+	if r.Request != nil {
+		s := string(r.Request)
+		jr.Request = &s
+	}
+	return jr
+}
+
+// WriteJSON writes the JSON report, indented by two spaces. The responses
+// are written one by one, so a large input is never held twice in memory.
 func WriteJSON(w io.Writer, results []Result, run Run) error {
+	rep := NewJSONReport(nil, run)
+	rep.Failed, rep.Summary = Failed(results, failOn(run)), Summarize(results)
+	if len(results) == 0 {
+		return encodeIndented(w, rep, "")
+	}
+	var head bytes.Buffer
+	if err := encodeIndented(&head, rep, ""); err != nil {
+		return err
+	}
+	// The header ends with `"responses": []` and the closing brace: write
+	// it up to the array, then each response in the indentation the whole
+	// document would have.
+	b := bytes.TrimRight(head.Bytes(), "\n}")
+	b = bytes.TrimSuffix(b, []byte("[]"))
+	bw := bufio.NewWriter(w)
+	_, _ = bw.Write(b)
+	_, _ = bw.WriteString("[\n    ")
+	for i, r := range results {
+		if i > 0 {
+			_, _ = bw.WriteString(",\n    ")
+		}
+		var one bytes.Buffer
+		if err := encodeIndented(&one, jsonResponse(r), "    "); err != nil {
+			return err
+		}
+		_, _ = bw.Write(bytes.TrimRight(one.Bytes(), "\n"))
+	}
+	_, _ = bw.WriteString("\n  ]\n}\n")
+	return bw.Flush()
+}
+
+func encodeIndented(w io.Writer, v any, prefix string) error {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(NewJSONReport(results, run))
+	return enc.Encode(v)
 }
 
 func failOn(run Run) grade.Severity {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -71,6 +72,18 @@ type ToolInfo struct {
 type Outcome struct {
 	// Protocol is the revision the handshake settled on.
 	Protocol string
+	// Spec is the revision the answers were graded under: the one the
+	// handshake settled on (Options.Spec when the server accepted it).
+	Spec rules.Revision
+	// SpecNote, when the server did not accept the revision asked for,
+	// says so and which one the answers were graded under.
+	SpecNote string
+	// Stopped, when the server stopped answering, says after which call;
+	// the calls after it were not made.
+	Stopped string
+	// Notes are probes the plan could not make, and why (a maximum no
+	// number can exceed).
+	Notes []string
 	// Server is the server's name and version from the handshake.
 	Server string
 	Tools  []ToolInfo
@@ -94,9 +107,14 @@ type Probe struct {
 
 // Live connects to the target, performs the handshake, lists the tools
 // and makes the calls opts asks for, grading every answer from the bytes
-// the server sent. The error is for a server that could not be reached,
-// refused the handshake, or broke the connection; answers that break the
-// rules are findings, not errors.
+// the server sent, under the revision the handshake settled on. The error
+// is for a server that could not be reached, refused the handshake or
+// broke the connection before any call (said in plain words: what the
+// server did, its stderr), and for arguments that do not fit the server's
+// tools (an *ArgsError); answers that break the rules are findings, and a
+// server that stops answering midway ends the probe with the answers so
+// far (Outcome.Stopped). Cancelling ctx stops the server's process group
+// before Live returns.
 func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 	if opts.Spec == "" {
 		opts.Spec = rules.DefaultRevision
@@ -107,8 +125,7 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 	if !opts.Probe && opts.Tool == "" {
 		return nil, errors.New("say what to call: --tool NAME (with --args JSON), or --probe to try every tool")
 	}
-	examples, err := parseArgs(opts)
-	if err != nil {
+	if err := checkArgsShape(opts); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -118,10 +135,11 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer func() { _ = c.close() }()
-	out := &Outcome{}
+	c.timeout = opts.CallTimeout
+	out := &Outcome{Spec: opts.Spec}
 	cl := client.NewClient(c.tr, client.WithProtocolVersion(string(opts.Spec)))
 	if err := c.tr.Start(ctx); err != nil {
-		return nil, fmt.Errorf("cannot talk to %s: %v", t.Label(), err)
+		return nil, c.failure(ctx, "its start", err)
 	}
 	hctx, hcancel := context.WithTimeout(ctx, opts.CallTimeout)
 	init := mcp.InitializeRequest{}
@@ -130,28 +148,40 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 	res, err := cl.Initialize(hctx, init)
 	hcancel()
 	if err != nil {
-		return nil, fmt.Errorf("%s did not complete the MCP handshake: %v%s", t.Label(), err, stderrNote(c))
+		return nil, c.failure(ctx, "the MCP handshake (initialize)", err)
 	}
 	out.Protocol = res.ProtocolVersion
 	out.Server = strings.TrimSpace(res.ServerInfo.Name + " " + res.ServerInfo.Version)
-	tools, err := listTools(ctx, cl, c.rec, opts.CallTimeout)
+	out.Spec, out.SpecNote = gradedRevision(opts.Spec, res.ProtocolVersion)
+	tools, listed, err := listTools(ctx, cl, c, opts.CallTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("%s: tools/list failed: %v%s", t.Label(), err, stderrNote(c))
+		return nil, c.failure(ctx, "tools/list", err)
 	}
 	out.Tools = tools
-	var plan []Probe
-	if opts.Probe {
-		plan, out.Skipped = Plan(tools, opts, examples)
-	} else {
-		args := map[string]any{}
-		if ex := examples[opts.Tool]; len(ex) > 0 {
-			args = ex[0]
-		}
-		plan = []Probe{{What: "the call asked for", Tool: opts.Tool, Args: args}}
-	}
 	gradeTools := make([]grade.Tool, len(tools))
 	for i, tl := range tools {
 		gradeTools[i] = tl.Tool
+	}
+	if listed != nil {
+		listed.Tools, listed.Spec = gradeTools, out.Spec
+		if r := GradeItem(*listed); len(r.Report.Findings) > 0 {
+			out.Results = append(out.Results, r)
+		}
+	}
+	examples, err := parseArgs(opts, tools)
+	if err != nil {
+		return nil, err
+	}
+	var plan []Probe
+	if opts.Probe {
+		plan, out.Skipped, out.Notes = Plan(tools, opts, examples)
+	} else {
+		args := map[string]any{}
+		what := "--tool " + opts.Tool
+		if ex := examples[opts.Tool]; len(ex) > 0 {
+			args, what = ex[0], what+" --args"
+		}
+		plan = []Probe{{What: what, Tool: opts.Tool, Args: args}}
 	}
 	unanswered := 0
 	for i, p := range plan {
@@ -159,30 +189,65 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 			opts.Progress(i, len(plan), p.label())
 		}
 		req, resp, err := send(ctx, cl, c, p, opts.CallTimeout, i)
-		it := Item{Source: fmt.Sprintf("probe %d: %s", i+1, p.What), Label: Label(req), Request: req, Response: resp,
-			Tools: gradeTools, Spec: opts.Spec}
-		if resp == nil {
-			// No JSON-RPC answer came (a timeout, an HTTP error without a
-			// body): graded as the empty answer it is. Three in a row, or
-			// a cancelled run, means the server is gone.
-			unanswered++
-			if unanswered == 3 || ctx.Err() != nil {
-				return out, fmt.Errorf("%s stopped answering (%s): %v%s", t.Label(), p.label(), err, stderrNote(c))
-			}
-			it.Source += fmt.Sprintf(" (no answer: %v)", err)
-			if req == nil {
-				it.Label = p.label()
-			}
-		} else {
-			unanswered = 0
+		source := p.What
+		if opts.Probe {
+			source = fmt.Sprintf("probe %d: %s", i+1, p.What)
 		}
+		it := Item{Source: source, Label: Label(req), Request: req, Response: resp, Tools: gradeTools, Spec: out.Spec}
+		if req == nil {
+			it.Label = p.label()
+		}
+		if err != nil && !json.Valid(resp) {
+			// No JSON-RPC answer came: nothing, or what the server sent
+			// instead. Three in a row, or a cancelled run, means the
+			// server is gone: stop, and keep what was answered.
+			if ctx.Err() != nil {
+				return out, c.failure(ctx, fmt.Sprintf("call %d of %d (%s)", i+1, len(plan), p.label()), err)
+			}
+			unanswered++
+			if resp == nil {
+				it.Waited = opts.CallTimeout
+				it.Source += fmt.Sprintf(" (no answer within %s)", opts.CallTimeout)
+			} else {
+				it.Source += fmt.Sprintf(" (no JSON-RPC answer within %s)", opts.CallTimeout)
+			}
+			out.Results = append(out.Results, GradeItem(it))
+			if unanswered == 3 && i+1 < len(plan) {
+				out.Stopped = fmt.Sprintf("%s stopped answering: %d calls in a row got no answer within %s, so the last %d of %d calls were not made%s",
+					t.Label(), unanswered, opts.CallTimeout, len(plan)-i-1, len(plan), stderrNote(c))
+				break
+			}
+			continue
+		}
+		unanswered = 0
 		out.Results = append(out.Results, GradeItem(it))
 	}
 	if opts.Progress != nil {
 		opts.Progress(len(plan), len(plan), "done")
 	}
+	if stray := c.strayOutput(out.Results); len(stray) > 0 {
+		out.Results = append(out.Results, GradeItem(Item{Source: "lines on stdout that are not JSON-RPC", Label: "stdout", Spec: out.Spec, Stray: stray}))
+	}
 	out.Transcript = c.rec.Transcript()
 	return out, nil
+}
+
+// gradedRevision is the revision to grade under when opts asked for
+// asked and the handshake settled on negotiated, and a note when they
+// differ: the server's answers follow the revision it negotiated, not the
+// one it was asked for. A revision older than errorlab's oldest is graded
+// under 2025-06-18, whose error rules the older ones share.
+func gradedRevision(asked rules.Revision, negotiated string) (rules.Revision, string) {
+	if negotiated == "" || negotiated == string(asked) {
+		return asked, ""
+	}
+	if r, err := rules.ParseRevision(negotiated); err == nil {
+		return r, fmt.Sprintf("the server did not accept spec %s: it settled on %s, so its answers are graded under %s", asked, negotiated, r)
+	}
+	if negotiated < string(rules.Revisions[0]) {
+		return rules.Revisions[0], fmt.Sprintf("the server did not accept spec %s: it settled on %s, older than errorlab knows, so its answers are graded under %s (the same error rules)", asked, negotiated, rules.Revisions[0])
+	}
+	return asked, fmt.Sprintf("the server settled on spec %s, which errorlab does not know: its answers are graded under %s", negotiated, asked)
 }
 
 func (p Probe) label() string {
@@ -264,73 +329,188 @@ func answer(msgs []wire.Message, mark int, method string) (req, resp []byte) {
 }
 
 // listTools pages through tools/list and reads each tool's schemas from
-// the raw bytes (an SDK's structs would turn a null outputSchema into
-// something else, or drop members).
-func listTools(ctx context.Context, cl *client.Client, rec *wire.Recorder, timeout time.Duration) ([]ToolInfo, error) {
+// the raw bytes: an SDK's structs would turn a null outputSchema into
+// something else, drop members, or refuse the whole list over one tool
+// whose inputSchema is not an object. It returns the first page's
+// exchange as an Item for the grader (which reports such declarations).
+func listTools(ctx context.Context, cl *client.Client, c *conn, timeout time.Duration) ([]ToolInfo, *Item, error) {
 	var out []ToolInfo
+	var first *Item
 	var cursor mcp.Cursor
 	for page := 0; page < 100; page++ {
 		lctx, cancel := context.WithTimeout(ctx, timeout)
-		mark := rec.Len()
+		mark := c.rec.Len()
 		req := mcp.ListToolsRequest{}
 		req.Params.Cursor = cursor
 		_, err := cl.ListTools(lctx, req)
 		cancel()
-		if err != nil {
-			return nil, err
-		}
-		_, resp := answer(rec.Transcript(), mark, "tools/list")
+		reqBytes, resp := answer(c.rec.Transcript(), mark, "tools/list")
 		var body struct {
-			Result struct {
-				Tools []struct {
-					grade.Tool
-					Annotations struct {
-						DestructiveHint *bool `json:"destructiveHint"`
-					} `json:"annotations"`
-					Execution struct {
-						TaskSupport string `json:"taskSupport"`
-					} `json:"execution"`
-				} `json:"tools"`
-				NextCursor string `json:"nextCursor"`
+			Result *struct {
+				Tools      []json.RawMessage `json:"tools"`
+				NextCursor string            `json:"nextCursor"`
 			} `json:"result"`
+			Error *rules.ProtocolError `json:"error"`
 		}
-		if err := json.Unmarshal(resp, &body); err != nil {
-			return nil, fmt.Errorf("unreadable tools/list answer: %v", err)
+		if resp == nil || json.Unmarshal(resp, &body) != nil {
+			if err == nil {
+				err = errors.New("no answer recorded")
+			}
+			return nil, nil, err
 		}
-		for _, t := range body.Result.Tools {
+		if body.Error != nil {
+			return nil, nil, fmt.Errorf("tools/list was answered with JSON-RPC error %d: %s", body.Error.Code, clipText(body.Error.Message, 200))
+		}
+		if body.Result == nil {
+			return nil, nil, fmt.Errorf("the tools/list answer has no result: %s", clipText(string(resp), 200))
+		}
+		if first == nil {
+			first = &Item{Source: "tools/list", Label: "tools/list", Request: reqBytes, Response: resp}
+		}
+		for _, raw := range body.Result.Tools {
+			var t struct {
+				grade.Tool
+				Annotations struct {
+					DestructiveHint *bool `json:"destructiveHint"`
+				} `json:"annotations"`
+				Execution struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
+			}
+			if json.Unmarshal(raw, &t) != nil {
+				// Not a tool object, or members of the wrong type: try the
+				// name and schemas alone; the grader reports the entry.
+				t.Annotations.DestructiveHint, t.Execution.TaskSupport = nil, ""
+				if json.Unmarshal(raw, &t.Tool) != nil || t.Name == "" {
+					continue
+				}
+			}
 			// The spec's default for destructiveHint is true, but only for a
 			// tool that is not read-only; the probe skips only tools that say so.
 			out = append(out, ToolInfo{Tool: t.Tool, Destructive: t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint,
 				TaskRequired: t.Execution.TaskSupport == "required"})
 		}
 		if body.Result.NextCursor == "" {
-			return out, nil
+			return out, first, nil
 		}
 		cursor = mcp.Cursor(body.Result.NextCursor)
 	}
-	return out, errors.New("more than 100 pages of tools")
+	return out, first, errors.New("more than 100 pages of tools")
 }
 
-// parseArgs reads --args into example arguments by tool name.
-func parseArgs(opts Options) (map[string][]map[string]any, error) {
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// ArgsError is a --tool or --args that does not fit the server's tools: a
+// tool name tools/list does not have (Known lists the names it has), or
+// arguments of the wrong shape. The command line makes it a usage error.
+type ArgsError struct {
+	// Flag is "--tool" or "--args".
+	Flag string
+	// Name is the unknown tool name, "" for a shape problem.
+	Name string
+	// Known are the tools tools/list gave.
+	Known []string
+	// Msg says what is wrong when Name is "".
+	Msg string
+}
+
+func (e *ArgsError) Error() string {
+	if e.Name == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s %q: the server has no tool of that name (tools/list gives %s)", e.Flag, e.Name, someNames(e.Known))
+}
+
+// someNames lists names for a message: all of a few, the count of many.
+func someNames(names []string) string {
+	switch {
+	case len(names) == 0:
+		return "no tools"
+	case len(names) <= 8:
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%d tools: %s, …", len(names), strings.Join(names[:8], ", "))
+}
+
+// checkArgsShape refuses --args that is not a JSON object, before any
+// server is started.
+func checkArgsShape(opts Options) error {
+	raw := bytes.TrimSpace(opts.Args)
+	if len(raw) == 0 {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+		if opts.Tool != "" && !opts.Probe {
+			return &ArgsError{Flag: "--args", Msg: fmt.Sprintf("--args must be a JSON object of %s's arguments, e.g. --args '{\"path\": \"notes.txt\"}'", opts.Tool)}
+		}
+		return &ArgsError{Flag: "--args", Msg: "with --probe, --args is a JSON object of examples by tool name, e.g. --args '{\"read_text_file\": {\"path\": \"notes.txt\"}}'"}
+	}
+	return nil
+}
+
+// parseArgs reads --args into example arguments by tool name, once the
+// tools are known. --args is a tool's own arguments ({"path": …}) or
+// examples by tool name ({"read_text_file": {"path": …}} or an array of
+// such objects): by name when every key names a tool and each value is an
+// object or an array, or when its only key is --tool's name and that tool
+// takes no argument of that name. A name that is no tool is an *ArgsError,
+// as is --tool naming no tool.
+func parseArgs(opts Options, tools []ToolInfo) (map[string][]map[string]any, error) {
+	names := make([]string, len(tools))
+	props := map[string]map[string]bool{}
+	for i, t := range tools {
+		names[i] = t.Name
+		var sch struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		_ = json.Unmarshal(t.DeclaredInputSchema(), &sch)
+		props[t.Name] = map[string]bool{}
+		for k := range sch.Properties {
+			props[t.Name][k] = true
+		}
+	}
+	if opts.Tool != "" && !slices.Contains(names, opts.Tool) {
+		return nil, &ArgsError{Flag: "--tool", Name: opts.Tool, Known: names}
+	}
 	out := map[string][]map[string]any{}
 	raw := bytes.TrimSpace(opts.Args)
 	if len(raw) == 0 {
 		return out, nil
 	}
-	if opts.Tool != "" {
-		var args map[string]any
-		if err := json.Unmarshal(raw, &args); err != nil || args == nil {
-			return nil, fmt.Errorf("--args must be a JSON object of %s's arguments, e.g. --args '{\"path\": \"notes.txt\"}'", opts.Tool)
+	var obj map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &obj)
+	byName := len(obj) > 0
+	for k, v := range obj {
+		v = bytes.TrimSpace(v)
+		if props[k] == nil || len(v) == 0 || (v[0] != '{' && v[0] != '[') {
+			byName = false
 		}
+	}
+	if opts.Tool != "" && len(obj) == 1 && obj[opts.Tool] != nil && !props[opts.Tool][opts.Tool] {
+		byName = true
+	}
+	if !byName && opts.Tool != "" {
+		var args map[string]any
+		_ = json.Unmarshal(raw, &args)
 		out[opts.Tool] = []map[string]any{args}
 		return out, nil
 	}
-	var byTool map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &byTool); err != nil || byTool == nil {
-		return nil, errors.New("with --probe and no --tool, --args is a JSON object of examples by tool name, e.g. --args '{\"read_text_file\": {\"path\": \"notes.txt\"}}'")
-	}
-	for name, v := range byTool {
+	for name, v := range obj {
+		if props[name] == nil {
+			return nil, &ArgsError{Flag: "--args", Name: name, Known: names}
+		}
+		if opts.Tool != "" && name != opts.Tool {
+			return nil, &ArgsError{Flag: "--args", Msg: fmt.Sprintf("--args gives examples for %s, but --tool %s probes only that tool", name, opts.Tool)}
+		}
 		v = bytes.TrimSpace(v)
 		var one map[string]any
 		var many []map[string]any
@@ -340,7 +520,7 @@ func parseArgs(opts Options) (map[string][]map[string]any, error) {
 		case len(v) > 0 && v[0] == '[' && json.Unmarshal(v, &many) == nil:
 			out[name] = many
 		default:
-			return nil, fmt.Errorf("--args: the examples for %q must be an object of arguments or an array of them", name)
+			return nil, &ArgsError{Flag: "--args", Msg: fmt.Sprintf("--args: the examples for %q must be an object of arguments or an array of them", name)}
 		}
 	}
 	return out, nil
@@ -350,8 +530,9 @@ func parseArgs(opts Options) (map[string][]map[string]any, error) {
 // unknown method for the server, then for each tool required arguments
 // missing, a wrong type, a value out of range where the inputSchema gives
 // ranges, and the examples given. Tools with destructiveHint: true are
-// skipped (and named in skipped) unless opts.AllowDestructive.
-func Plan(tools []ToolInfo, opts Options, examples map[string][]map[string]any) (plan []Probe, skipped []string) {
+// skipped (and named in skipped) unless opts.AllowDestructive; notes name
+// the probes that could not be made (a range no JSON number can leave).
+func Plan(tools []ToolInfo, opts Options, examples map[string][]map[string]any) (plan []Probe, skipped, notes []string) {
 	plan = append(plan,
 		Probe{What: "unknown tool", Tool: unknownToolName, Args: map[string]any{}},
 		Probe{What: "unknown method", Method: unknownMethod})
@@ -367,12 +548,13 @@ func Plan(tools []ToolInfo, opts Options, examples map[string][]map[string]any) 
 			skipped = append(skipped, fmt.Sprintf("%s: it runs only as a task (execution.taskSupport: required), which the probe does not use", t.Name))
 			continue
 		}
-		plan = append(plan, toolProbes(t.Tool, examples[t.Name])...)
+		probes, note := toolProbes(t.Tool, examples[t.Name])
+		plan = append(plan, probes...)
+		if note != "" {
+			notes = append(notes, t.Name+": "+note)
+		}
 	}
-	if opts.Tool != "" && len(plan) == 2 && len(skipped) == 0 {
-		skipped = append(skipped, fmt.Sprintf("%s: tools/list has no tool of that name", opts.Tool))
-	}
-	return plan, skipped
+	return plan, skipped, notes
 }
 
 // schemaProp is the part of a property's JSON Schema the probe reads.
@@ -458,33 +640,56 @@ func (p schemaProp) wrong() (any, string) {
 	return nil, ""
 }
 
-// outOfRange is a value just outside a range the schema gives.
-func (p schemaProp) outOfRange() (any, string) {
-	switch {
-	case p.Maximum != nil:
-		return *p.Maximum + 1, fmt.Sprintf("above the maximum %v", *p.Maximum)
-	case p.Minimum != nil:
-		return *p.Minimum - 1, fmt.Sprintf("below the minimum %v", *p.Minimum)
-	case isNum(p.ExclMax):
-		return p.ExclMax.(float64), fmt.Sprintf("at the exclusive maximum %v", p.ExclMax)
-	case isNum(p.ExclMin):
-		return p.ExclMin.(float64), fmt.Sprintf("at the exclusive minimum %v", p.ExclMin)
-	case p.MaxLength != nil && *p.MaxLength < 1<<16:
-		return strings.Repeat("x", *p.MaxLength+1), fmt.Sprintf("longer than maxLength %d", *p.MaxLength)
-	case p.MinLength != nil && *p.MinLength > 0:
-		return strings.Repeat("x", *p.MinLength-1), fmt.Sprintf("shorter than minLength %d", *p.MinLength)
-	case p.MaxItems != nil && *p.MaxItems < 1<<10:
-		return make([]any, *p.MaxItems+1), fmt.Sprintf("more items than maxItems %d", *p.MaxItems)
-	case p.MinItems != nil && *p.MinItems > 0:
-		return []any{}, fmt.Sprintf("fewer items than minItems %d", *p.MinItems)
+// outOfRange is a value just outside a range the schema gives. note says
+// why there is none when the schema gives a range no JSON number can
+// leave (a maximum of 1.7976931348623157e308).
+func (p schemaProp) outOfRange() (v any, what, note string) {
+	if p.Maximum != nil {
+		if x, ok := beyond(*p.Maximum, 1); ok {
+			return x, fmt.Sprintf("above the maximum %v", *p.Maximum), ""
+		}
+		note = fmt.Sprintf("no JSON number is above the maximum %v", *p.Maximum)
 	}
-	return nil, ""
+	if p.Minimum != nil {
+		if x, ok := beyond(*p.Minimum, -1); ok {
+			return x, fmt.Sprintf("below the minimum %v", *p.Minimum), ""
+		}
+		note = fmt.Sprintf("no JSON number is below the minimum %v", *p.Minimum)
+	}
+	switch {
+	case isNum(p.ExclMax):
+		return p.ExclMax.(float64), fmt.Sprintf("at the exclusive maximum %v", p.ExclMax), ""
+	case isNum(p.ExclMin):
+		return p.ExclMin.(float64), fmt.Sprintf("at the exclusive minimum %v", p.ExclMin), ""
+	case p.MaxLength != nil && *p.MaxLength < 1<<16:
+		return strings.Repeat("x", *p.MaxLength+1), fmt.Sprintf("longer than maxLength %d", *p.MaxLength), ""
+	case p.MinLength != nil && *p.MinLength > 0:
+		return strings.Repeat("x", *p.MinLength-1), fmt.Sprintf("shorter than minLength %d", *p.MinLength), ""
+	case p.MaxItems != nil && *p.MaxItems < 1<<10:
+		return make([]any, *p.MaxItems+1), fmt.Sprintf("more items than maxItems %d", *p.MaxItems), ""
+	case p.MinItems != nil && *p.MinItems > 0:
+		return []any{}, fmt.Sprintf("fewer items than minItems %d", *p.MinItems), ""
+	}
+	return nil, "", note
+}
+
+// beyond is a number really past bound in direction dir (+1 above, -1
+// below): bound±1 where that differs from bound, else the next float64
+// (for 1e308, bound+1 is bound itself); ok is false when that is not a
+// finite number JSON can carry.
+func beyond(bound float64, dir float64) (float64, bool) {
+	if x := bound + dir; x != bound && !math.IsInf(x, 0) {
+		return x, true
+	}
+	x := math.Nextafter(bound, math.Inf(int(dir)))
+	return x, !math.IsInf(x, 0) && x != bound
 }
 
 func isNum(v any) bool { _, ok := v.(float64); return ok }
 
-// toolProbes are the calls that try one tool.
-func toolProbes(t grade.Tool, examples []map[string]any) []Probe {
+// toolProbes are the calls that try one tool, and a note on a probe that
+// could not be made.
+func toolProbes(t grade.Tool, examples []map[string]any) ([]Probe, string) {
 	var sch struct {
 		Properties map[string]schemaProp `json:"properties"`
 		Required   []string              `json:"required"`
@@ -538,14 +743,20 @@ func toolProbes(t grade.Tool, examples []map[string]any) []Probe {
 			break
 		}
 	}
+	note := ""
 	for _, n := range names {
-		if v, what := sch.Properties[n].outOfRange(); what != "" {
+		v, what, why := sch.Properties[n].outOfRange()
+		if what != "" {
 			out = append(out, Probe{What: n + " " + what, Tool: t.Name, Args: with(n, v)})
+			note = ""
 			break
+		}
+		if why != "" && note == "" {
+			note = fmt.Sprintf("no out-of-range call: %s for %s", why, n)
 		}
 	}
 	for i, ex := range examples {
 		out = append(out, Probe{What: fmt.Sprintf("example %d from --args", i+1), Tool: t.Name, Args: ex})
 	}
-	return out
+	return out, note
 }

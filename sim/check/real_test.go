@@ -19,6 +19,7 @@ import (
 
 	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/realtools"
+	"github.com/errorlab/errorlab/sim/rules"
 )
 
 // findingsOf maps each probe (by what it sent) to the check ids found.
@@ -82,7 +83,10 @@ func TestProbeServerFilesystem(t *testing.T) {
 		t.Fatal(err)
 	}
 	args, _ := json.Marshal(map[string]any{
-		"read_text_file":           []any{map[string]any{"path": filepath.Join(dir, "nope.txt")}, map[string]any{"path": filepath.Join(dir, "notes.txt")}},
+		// The missing file is named relative to the allowed folder, as a
+		// model would; the answer shows the server's absolute path. (A path
+		// the caller gave itself is not a leak.)
+		"read_text_file":           []any{map[string]any{"path": "nope.txt"}, map[string]any{"path": filepath.Join(dir, "notes.txt")}},
 		"list_allowed_directories": map[string]any{},
 	})
 	out, err := Live(context.Background(), Target{Command: bin + " " + dir}, Options{Probe: true, Args: args})
@@ -98,6 +102,22 @@ func TestProbeServerFilesystem(t *testing.T) {
 	for _, skipped := range []string{"write_file", "edit_file", "move_file"} {
 		if !slices.ContainsFunc(out.Skipped, func(s string) bool { return strings.HasPrefix(s, skipped+":") }) {
 			t.Errorf("destructive %s not skipped: %v", skipped, out.Skipped)
+		}
+	}
+	// Asked for 2026-07-28, it settles on an older revision: its answers
+	// are graded under that one, never for 2026-07-28's resultType.
+	newer, err := Live(context.Background(), Target{Command: bin + " " + dir}, Options{Spec: rules.Rev20260728, Tool: "list_allowed_directories"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if newer.Protocol != string(rules.Rev20260728) {
+		if newer.Spec == rules.Rev20260728 || newer.SpecNote == "" {
+			t.Errorf("settled on %s, graded under %s, note %q", newer.Protocol, newer.Spec, newer.SpecNote)
+		}
+		for _, r := range newer.Results {
+			if hasID(r.Report, grade.CheckResultType) {
+				t.Errorf("graded for resultType under %s: %s", r.Spec, r.Response)
+			}
 		}
 	}
 	// Its successes carry the structuredContent their outputSchema asks for,

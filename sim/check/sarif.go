@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -128,12 +129,9 @@ func WriteSARIF(w io.Writer, results []Result, run Run) error {
 	}
 	out := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}}}}
 	for n, r := range results {
-		uri, line := (&url.URL{Path: r.File}).String(), r.Line
+		uri, line := fileURI(r.File), r.Line
 		if uri == "" {
-			uri, line = slug(run.Target), n+1
-			if uri == "" {
-				uri = "mcp-server"
-			}
+			uri, line = targetURI(run.Target), n+1
 		}
 		if line < 1 {
 			line = 1
@@ -157,15 +155,50 @@ func WriteSARIF(w io.Writer, results []Result, run Run) error {
 	return enc.Encode(out)
 }
 
+// fileURI is a SARIF artifact URI for an input file: a relative
+// reference for a relative path (or "stdin"), a file:// URI for an
+// absolute one. "" when there is no file.
+func fileURI(name string) string {
+	if name == "" {
+		return ""
+	}
+	if filepath.IsAbs(name) {
+		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(name)}).String()
+	}
+	return (&url.URL{Path: filepath.ToSlash(name)}).String()
+}
+
+// targetURI is the artifact URI of a live server: its command or URL as
+// a relative URI segment, cut at a word's end, and a short hash of the
+// whole target, so that two servers (two roots of one command) never
+// share a URI or a fingerprint.
+func targetURI(target string) string {
+	if target == "" {
+		return "mcp-server"
+	}
+	sum := sha256.Sum256([]byte(target))
+	return slug(target) + "-" + hex.EncodeToString(sum[:4])
+}
+
 var nonSlug = regexp.MustCompile(`[^a-z0-9._-]+`)
+
+// maxSlug bounds a slug's length; it is cut at the end of a word.
+const maxSlug = 64
 
 // slug turns a name into a relative URI segment: "npx -y server" →
 // "npx-y-server".
 func slug(s string) string {
 	s = nonSlug.ReplaceAllString(strings.ToLower(s), "-")
 	s = strings.Trim(s, "-.")
-	if len(s) > 80 {
-		s = s[:80]
+	if len(s) > maxSlug {
+		cut := strings.LastIndexAny(s[:maxSlug+1], "-.")
+		if cut <= 0 {
+			cut = maxSlug
+		}
+		s = strings.Trim(s[:cut], "-.")
+	}
+	if s == "" {
+		s = "mcp-server"
 	}
 	return s
 }

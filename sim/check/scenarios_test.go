@@ -19,9 +19,9 @@ import (
 // the mock server's tools, and reads the lot as one JSON-lines file the
 // way `errorlab check` does. The good style draws no error or warning;
 // each bad style draws the finding it stands for. (An access failure
-// passed off as an empty success reads exactly like a real empty result
-// in its bytes, so only the lab, which knows what happened, can catch
-// that style: sim/grade's TestMockServerStylesGradeAsTaught.)
+// passed off as an empty success that claims the query ran reads like a
+// real empty result in its bytes; the record's "expected", the truth
+// `scenarios show --json` writes, is what shows it.)
 func TestScenariosThroughCheck(t *testing.T) {
 	c, err := scenarios.Default()
 	if err != nil {
@@ -37,6 +37,7 @@ func TestScenariosThroughCheck(t *testing.T) {
 		mockserver.StyleErrorAsSuccess: grade.CheckErrorAsSuccess,
 		mockserver.StyleProtocolError:  grade.CheckGoError,
 		mockserver.StyleStructuredOnly: grade.CheckNoTextBlock,
+		mockserver.StyleEmptySuccess:   grade.CheckHiddenFailure,
 	}
 	type key struct {
 		id    string
@@ -51,9 +52,6 @@ func TestScenariosThroughCheck(t *testing.T) {
 				continue // no tool runs, so no style changes the answer
 			}
 			for _, style := range s.Styles {
-				if style == mockserver.StyleEmptySuccess {
-					continue
-				}
 				ex, err := s.Exchange(context.Background(), style, rev)
 				if err != nil {
 					t.Fatal(err)

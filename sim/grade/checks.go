@@ -29,7 +29,11 @@ type Check struct {
 // `errorlab check` section); add new ones, never rename one.
 const (
 	CheckUnparsable        CheckID = "envelope.unparsable"
+	CheckNoAnswer          CheckID = "envelope.no-answer"
+	CheckStrayOutput       CheckID = "envelope.stray-output"
 	CheckTooLarge          CheckID = "envelope.too-large"
+	CheckTooLargeToGrade   CheckID = "envelope.too-large-to-grade"
+	CheckToolDeclaration   CheckID = "schema.tool-declaration"
 	CheckSchemaUnchecked   CheckID = "schema.not-checked"
 	CheckUTF8              CheckID = "envelope.utf8"
 	CheckJSONRPC           CheckID = "envelope.jsonrpc"
@@ -90,9 +94,21 @@ var checkList = []Check{
 	{CheckUnparsable, SevError, DefectUnparsable, rules.RuleProtocolLayer, "",
 		"The response is not a readable JSON-RPC 2.0 response",
 		"Send one JSON object per message: {\"jsonrpc\": \"2.0\", \"id\": …} with a result or an error member."},
+	{CheckNoAnswer, SevError, DefectNoAnswer, rules.RuleProtocolLayer, "",
+		"No answer within the client's timeout",
+		"Answer every request, even when the work fails or is slow: time out upstream calls before the client does and return isError: true (transient, isRetryable: true, retryAfterSeconds when known)."},
+	{CheckStrayOutput, SevError, DefectMalformed, rules.RuleProtocolLayer, "",
+		"A line on stdout that is not a JSON-RPC message",
+		"On stdio, write only JSON-RPC messages to stdout, one per line; send banners, logs and progress to stderr."},
 	{CheckTooLarge, SevWarning, DefectTooLarge, rules.RuleActionable, "",
-		"A response too large to grade",
+		"A response too large for a model to read at once",
 		"Page or trim large results (a cursor, a count and the first items): a model reads the whole result into its context."},
+	{CheckTooLargeToGrade, SevError, DefectTooLarge, rules.RuleActionable, "",
+		"A response too large to grade at all",
+		"Page or trim large results (a cursor, a count and the first items): no client should have to read megabytes to learn whether a call failed."},
+	{CheckToolDeclaration, SevError, DefectMalformed, rules.RuleProtocolLayer, "",
+		"A tools/list entry whose inputSchema or outputSchema is not a JSON Schema object",
+		"Declare inputSchema as a JSON Schema object with \"type\": \"object\" ({\"type\": \"object\"} for a tool without arguments); an outputSchema, when given, is an object schema too. Clients validate arguments and results against them."},
 	{CheckSchemaUnchecked, SevNote, DefectTooLarge, rules.RuleSchemaConformance, "",
 		"structuredContent too large to check against the outputSchema",
 		"Page large results; errorlab checks conformance for structuredContent of up to 128 KiB."},

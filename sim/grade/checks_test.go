@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errorlab/errorlab/sim/rules"
 )
@@ -130,6 +131,11 @@ var checkCases = []struct {
 	{"absolute path", Input{Response: textResult("could not open '/home/dana/notes.txt'", true)}, CheckLeakPath},
 	{"Windows path", Input{Response: textResult("could not open C:\\Users\\dana\\notes.txt", true)}, CheckLeakPath},
 	{"path in a -32603 message", Input{Request: call("lookup_order", `{}`), Response: protoErr(-32603, "open /srv/data/orders.db: permission denied")}, CheckLeakPath},
+	{"no answer within the timeout", Input{Request: call("lookup_order", `{"order_id":"ORD-4471"}`), Waited: 30 * time.Second}, CheckNoAnswer},
+	{"a banner on stdout", Input{Stray: [][]byte{[]byte("Starting fake server v1.0 ...")}}, CheckStrayOutput},
+	{"too large to grade", Input{Response: textResult(strings.Repeat("x", MaxGradedBytes), true)}, CheckTooLargeToGrade},
+	{"inputSchema true", Input{Request: []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`),
+		Response: result(`{"tools":[{"name":"t3","inputSchema":true},{"name":"ok","inputSchema":{"type":"object"}}]}`)}, CheckToolDeclaration},
 }
 
 func TestEachCheckFires(t *testing.T) {
@@ -202,7 +208,10 @@ func TestCleanResponsesStayClean(t *testing.T) {
 // TestRealServerFindings are the two responses the issue captured from
 // npm's server-filesystem.
 func TestRealServerFindings(t *testing.T) {
-	enoent := Grade(Input{Request: call("read_text_file", `{"path":"/tmp/allowed/nope.txt"}`),
+	// The caller names the file as the tool's description asks, relative
+	// to the allowed folder; the answer shows the server's absolute path.
+	// (A path the caller gave itself is not a leak: see TestGivenIsNotALeak.)
+	enoent := Grade(Input{Request: call("read_text_file", `{"path":"nope.txt"}`),
 		Response: textResult("ENOENT: no such file or directory, open '/tmp/allowed/nope.txt'", true)})
 	var ids []CheckID
 	for _, f := range enoent.Findings {

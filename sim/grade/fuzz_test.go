@@ -1,10 +1,12 @@
 package grade
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/errorlab/errorlab/sim/rules"
 )
@@ -39,6 +41,17 @@ func FuzzGrade(f *testing.F) {
 		var tools []Tool
 		_ = json.Unmarshal(toolsJSON, &tools)
 		in := Input{Request: request, Response: response, Tools: tools, Spec: rules.Revisions[int(rev)%len(rules.Revisions)]}
+		// The high bits of rev give what only a lab or a live probe knows:
+		// the truth, a wait with no answer, lines on stdout.
+		if rev&0x10 != 0 {
+			in.Truth = &rules.Situation{Layer: rules.LayerExecution, Category: rules.Transient}
+		}
+		if rev&0x20 != 0 {
+			in.Waited = time.Second
+		}
+		if rev&0x40 != 0 {
+			in.Stray = bytes.Split(request, []byte("\n"))
+		}
 		rep := Grade(in)
 		want := Clean
 		for _, fd := range rep.Findings {

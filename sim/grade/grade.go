@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+	"time"
 
 	"github.com/errorlab/errorlab/sim/rules"
 )
@@ -61,6 +62,7 @@ const (
 	DefectMalformed         Defect = "malformed-envelope"
 	DefectTextNotMirror     Defect = "text-not-mirror"
 	DefectTooLarge          Defect = "too-large"
+	DefectNoAnswer          Defect = "no-answer"
 )
 
 // DefectText says, for a learner, what each defect is.
@@ -92,6 +94,7 @@ var DefectText = map[Defect]string{
 	DefectMalformed:         "a JSON-RPC envelope that breaks JSON-RPC 2.0",
 	DefectTextNotMirror:     "a text block that does not mirror structuredContent",
 	DefectTooLarge:          "a result too large for a model to read at once",
+	DefectNoAnswer:          "a request the server never answered",
 }
 
 // DefectLook says how each defect would show in a response, for a learner
@@ -124,6 +127,7 @@ var DefectLook = map[Defect]string{
 	DefectMalformed:         "jsonrpc, id, result or error would be missing, doubled or wrong",
 	DefectTextNotMirror:     "structuredContent would hold data that no text block repeats as JSON",
 	DefectTooLarge:          "the response would run to hundreds of kilobytes",
+	DefectNoAnswer:          "the client would wait in vain: no response at all came back",
 }
 
 // Related lists defects that are true whenever the key defect is: a
@@ -183,9 +187,18 @@ type Input struct {
 	Tools    []Tool
 	Spec     rules.Revision
 	// Truth, when known (a lab scenario), is what really happened; it lets
-	// the grader catch a failure passed off as an empty success, which no
-	// envelope alone can show.
+	// the grader catch a failure passed off as an empty success that
+	// claims the query ran, which no envelope alone can show.
 	Truth *rules.Situation
+	// Waited, when Response is empty, is how long the client waited for
+	// an answer that never came (a live probe's timeout): the finding is
+	// envelope.no-answer rather than an unreadable response.
+	Waited time.Duration
+	// Stray holds lines a stdio server wrote on stdout that are not
+	// JSON-RPC messages (a banner, a log line): each is an
+	// envelope.stray-output finding. With Stray and no Response, only
+	// they are graded.
+	Stray [][]byte
 }
 
 // Verdict sums up the findings: "fail" on any error, "warn" on any
@@ -200,8 +213,11 @@ const (
 
 // Report is the grader's answer.
 type Report struct {
-	Verdict        Verdict               `json:"verdict"`
-	Findings       []Finding             `json:"findings"`
+	Verdict  Verdict   `json:"verdict"`
+	Findings []Finding `json:"findings"`
+	// Classification is what the response says (layer, category,
+	// isRetryable, empty); nil for a response that could not be read. Its
+	// Meta is left out: the findings say what the metadata holds.
 	Classification *rules.Classification `json:"classification,omitempty"`
 }
 

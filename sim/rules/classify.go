@@ -26,17 +26,30 @@ type Metadata struct {
 	// Envelope is true when the fields sat inside an {ok, data, error} envelope.
 	Envelope bool
 
-	Category      Category // normalised to the four; "" when absent or unknown
+	Category      Category // normalised to the four; "" when absent or resembling none
 	CategoryRaw   string   // the value as sent
 	CategoryField string   // "errorCategory", "category", ...
+	// CategoryCanonical is true when CategoryRaw is one of the four exact
+	// names; a value that only resembles one ("timeout", "Validation")
+	// still sets Category, to the one it resembles (ParseCategory).
+	CategoryCanonical bool
 
 	IsRetryable    *bool
 	RetryableField string // "isRetryable", "retriable", "automatic_retry_allowed", ...
 	Recoverable    *bool  // "recoverable": the agent can recover, NOT the same as isRetryable
 
-	Description      string
-	DescriptionField string // "description", "message", ...
-	SuggestedAction  string
+	Description          string
+	DescriptionField     string // "description", "message", ...
+	SuggestedAction      string
+	SuggestedActionField string // "suggested_action", "suggestedAction", ...
+	// Messages are the texts meant for a reader, by field name as sent:
+	// description, message, detail, error (a string), suggested_action,
+	// customerMessage. A grader checks each of them for raw exceptions.
+	Messages []FieldText
+	// ErrorMember is true when the object carries an error member that
+	// is neither null nor false nor empty: a failure, whatever else the
+	// result says (LESSON-RULES §3, §4).
+	ErrorMember bool
 
 	Code               string
 	CustomerMessage    string
@@ -48,6 +61,12 @@ type Metadata struct {
 	ResultCount        *int
 	HasPartialResults  bool
 	HasAttempted       bool
+}
+
+// FieldText is one string member of the metadata: its name as sent and
+// its text.
+type FieldText struct {
+	Field, Text string
 }
 
 // Classification is what an envelope says about a call (LESSON-RULES §1-§4):
@@ -171,6 +190,7 @@ func metadataAt(obj map[string]json.RawMessage, depth int) Metadata {
 		if !hasCategory && !hasCategory2 {
 			m = metadataAt(inner, depth+1)
 			m.Envelope, m.OK = true, okFlag
+			m.ErrorMember = m.ErrorMember || len(inner) > 0
 			return m
 		}
 	}
@@ -181,8 +201,8 @@ func metadataAt(obj map[string]json.RawMessage, depth int) Metadata {
 			var s string
 			if json.Unmarshal(v, &s) == nil {
 				m.CategoryRaw, m.CategoryField = s, names[k]
-				if c, _, ok := ParseCategory(s); ok {
-					m.Category = c
+				if c, canonical, ok := ParseCategory(s); ok {
+					m.Category, m.CategoryCanonical = c, canonical
 				}
 			}
 			break
@@ -212,7 +232,19 @@ func metadataAt(obj map[string]json.RawMessage, depth int) Metadata {
 			}
 		}
 	}
-	m.SuggestedAction = str(norm["suggestedaction"])
+	m.SuggestedAction, m.SuggestedActionField = str(norm["suggestedaction"]), names["suggestedaction"]
+	for _, k := range []string{"description", "message", "detail", "error", "suggestedaction", "customermessage"} {
+		if s := str(norm[k]); s != "" {
+			m.Messages = append(m.Messages, FieldText{Field: names[k], Text: s})
+		}
+	}
+	if v, ok := norm["error"]; ok {
+		switch strings.TrimSpace(string(v)) {
+		case "null", "false", `""`, "{}", "[]":
+		default:
+			m.ErrorMember = true
+		}
+	}
 	m.Code = str(norm["code"])
 	if m.Code == "" {
 		m.Code = str(norm["errorcode"])
@@ -293,3 +325,18 @@ var errorTextPattern = regexp.MustCompile(`(?i)^\s*(error\b|err:|exception\b|tra
 // denied", "Traceback ..."). A success result whose text does is the
 // error-as-success anti-pattern of LESSON-RULES §3.
 func LooksLikeError(text string) bool { return errorTextPattern.MatchString(text) }
+
+// failureTextPattern matches words that say a call failed or its source
+// could not be reached: "could not reach the order database", "the query
+// did not run", "timed out", "unavailable", "connection refused".
+var failureTextPattern = regexp.MustCompile(`(?i)(\b(could ?not|couldn'?t|can ?not|can'?t|unable to|failed to|did ?not|didn'?t|was ?not|wasn'?t|were ?not|weren'?t)\s+(be\s+)?(reach(ed)?|connect(ed)?|contact(ed)?|access(ed)?|quer(y|ied)|load(ed)?|read|open(ed)?|run|ran|complete(d)?|finish(ed)?|fetch(ed)?|retriev(e|ed)|search(ed)?|execute(d)?|respond(ed)?|answer(ed)?)\b|\btim(ed|ing)[ -]?out\b|\btimeout\b|\b(unavailable|unreachable|unresponsive|outage)\b|\bconnection (was )?(refused|reset|lost|failed|closed|dropped)\b|\b(is|was|went|are|were) (down|offline)\b)`)
+
+// SaysFailed reports text that says the call failed or its source could
+// not be reached ("Could not reach the order database", "database
+// timeout", "the query did not run"). In a success that returns nothing,
+// such words mark an access failure passed off as an empty result
+// (LESSON-RULES §4), which is worse than an error: the agent gives a
+// confident wrong answer. It returns the words found ("" for none).
+func SaysFailed(text string) string {
+	return failureTextPattern.FindString(text)
+}

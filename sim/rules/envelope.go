@@ -28,6 +28,15 @@ type Envelope struct {
 // neither a result nor an error member (JSON-RPC 2.0 requires exactly one).
 var ErrNoResultOrError = errors.New("response has neither a result nor an error member")
 
+// errNullResult is ErrNoResultOrError for a response whose result member
+// is there but null.
+type errNullResult struct{}
+
+func (errNullResult) Error() string {
+	return "the result member is null, so the response has neither a result nor an error member: send a result object or an error"
+}
+func (errNullResult) Is(target error) bool { return target == ErrNoResultOrError }
+
 // ProtocolError is a JSON-RPC error member {code, message, data?}.
 type ProtocolError struct {
 	Code    int             `json:"code"`
@@ -104,6 +113,9 @@ func ParseEnvelope(raw []byte) (Envelope, error) {
 		env.Result = tr
 	}
 	if env.Error == nil && env.Result == nil {
+		if r, ok := top["result"]; ok && isNull(r) {
+			return env, errNullResult{}
+		}
 		return env, ErrNoResultOrError
 	}
 	env.Both = env.Error != nil && env.Result != nil
@@ -128,10 +140,10 @@ func parseToolResult(r json.RawMessage) (*ToolResult, error) {
 		if err := json.Unmarshal(v, &blocks); err != nil {
 			return nil, fmt.Errorf("result.content is not an array: %v", err)
 		}
-		for _, b := range blocks {
-			var cb ContentBlock
-			if err := json.Unmarshal(b, &cb); err != nil {
-				return nil, fmt.Errorf("result.content holds a block that is not an object: %s", truncate(string(b), 40))
+		for i, b := range blocks {
+			cb, err := parseBlock(b)
+			if err != nil {
+				return nil, fmt.Errorf("result.content[%d]%v", i, err)
 			}
 			tr.Content = append(tr.Content, cb)
 		}
@@ -144,6 +156,51 @@ func parseToolResult(r json.RawMessage) (*ToolResult, error) {
 	}
 	tr.Meta = fields["_meta"]
 	return &tr, nil
+}
+
+// parseBlock reads one content block; the error, which follows
+// "result.content[i]", names the member that has the wrong type.
+func parseBlock(b json.RawMessage) (ContentBlock, error) {
+	var cb ContentBlock
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil || fields == nil {
+		return cb, fmt.Errorf(" is a block that is not an object: %s %s", JSONKind(b), truncate(string(bytes.TrimSpace(b)), 40))
+	}
+	for _, m := range []struct {
+		name string
+		to   *string
+	}{{"type", &cb.Type}, {"text", &cb.Text}} {
+		v, ok := fields[m.name]
+		if !ok || (m.name == "text" && isNull(v)) {
+			continue
+		}
+		if json.Unmarshal(v, m.to) != nil {
+			return cb, fmt.Errorf(".%s is %s; a content block's %s is a string", m.name, JSONKind(v), m.name)
+		}
+	}
+	return cb, nil
+}
+
+// JSONKind names the kind of a JSON value for a message: "an object",
+// "an array", "a string", "a number", "true or false", "null".
+func JSONKind(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return "nothing"
+	}
+	switch b[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 func isNull(raw json.RawMessage) bool {

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // LeakKind names a kind of internal detail that must never reach the model
@@ -76,6 +78,9 @@ type leakPattern struct {
 	re   *regexp.Regexp
 	need []string
 	fold bool
+	// reject, when set, turns down a match that the pattern alone cannot
+	// tell from a leak (a source file:line read as host:port).
+	reject func(frag string) bool
 }
 
 func lp(kind LeakKind, re string, need ...string) leakPattern {
@@ -113,7 +118,7 @@ var leakPatterns = []leakPattern{
 
 	lp(LeakSystemError, `\b(`+errnoNames+`)\b`, errnoList...),
 	lp(LeakSystemError, `\bdial (tcp|tcp4|tcp6|udp|unix) `, "dial "),
-	lp(LeakSystemError, `\[(Errno|WinError) \d+\]`, "[Errno ", "[WinError "),
+	lp(LeakSystemError, `\[(Errno|WinError) \d+\]|\(os error \d+\)`, "[Errno ", "[WinError ", "(os error "), // Python, Rust
 	lp(LeakSystemError, `\b(open|stat|lstat|read|write|mkdir|remove|rename|readdir|connect|lookup|chdir|unlink)\s+\S+:\s+(no such file or directory|permission denied|connection refused|connection reset by peer|broken pipe|i/o timeout|is a directory|not a directory|no such host|file exists)`,
 		"no such file or directory", "permission denied", "connection refused", "connection reset by peer", "broken pipe", "i/o timeout", "is a directory", "not a directory", "no such host", "file exists"),
 	lp(LeakSystemError, `\bjava\.(io|net|nio\.file)\.\w+Exception\b`, "java."),
@@ -145,12 +150,42 @@ var leakPatterns = []leakPattern{
 		".internal", ".local", ".corp", ".lan", ".intranet", ".svc"),
 	lp(LeakPrivateHost, `\b(10\.\d{1,3}|192\.168|172\.(1[6-9]|2\d|3[01])|127\.\d{1,3}|169\.254)\.\d{1,3}\.\d{1,3}\b`, // private, loopback, link-local IPv4
 		"10.", "192.168.", "172.", "127.", "169.254."),
-	lpFold(LeakPrivateHost, `(?i)\b(localhost|(\d{1,3}\.){3}\d{1,3}|([a-z0-9-]+\.)+[a-z]{2,}):\d{2,5}\b`, ":0", ":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9"), // host:port
+	lpFold(LeakPrivateHost, `(?i)(^|[^\w:])((f[cd][0-9a-f]{2}|fe80):[0-9a-f:]*:[0-9a-f]*|::1)\b`, "fc", "fd", "fe80:", "::1"),                                                                     // private, link-local, loopback IPv6
+	withReject(lpFold(LeakPrivateHost, `(?i)\b(localhost|(\d{1,3}\.){3}\d{1,3}|([a-z0-9-]+\.)+[a-z]{2,}):\d{2,5}\b`, ":0", ":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9"), sourceFileLine), // host:port, not file:line
 
 	lp(LeakPath, `(^|[\s'"(\[=,:])(/(home|Users|root|var|etc|tmp|opt|usr|srv|mnt|media|private|proc|sys|app|apps|data|workspace|workspaces|run|Library|Volumes|snap|nix|build|code|src)/[^\s'"(),;]*)`,
 		"/home/", "/Users/", "/root/", "/var/", "/etc/", "/tmp/", "/opt/", "/usr/", "/srv/", "/mnt/", "/media/", "/private/", "/proc/", "/sys/", "/app/", "/apps/", "/data/", "/workspace/", "/workspaces/", "/run/", "/Library/", "/Volumes/", "/snap/", "/nix/", "/build/", "/code/", "/src/"),
 	lp(LeakPath, `(^|[\s'"(\[=,:])([A-Za-z]:\\[^\s'"]+|\\\\[\w.-]+\\[\w$.-]+|~/[\w.-]+/[^\s'"]*)`, ":\\", "\\\\", "~/"),
 }
+
+func withReject(p leakPattern, reject func(string) bool) leakPattern {
+	p.reject = reject
+	return p
+}
+
+// sourceExtensions are the file name endings of source code, which a
+// stack frame's "file:line" carries and a host name never ends with.
+var sourceExtensions = map[string]bool{
+	"go": true, "py": true, "js": true, "mjs": true, "cjs": true, "ts": true, "tsx": true, "jsx": true,
+	"java": true, "kt": true, "kts": true, "scala": true, "groovy": true, "rb": true, "php": true, "cs": true,
+	"rs": true, "swift": true, "c": true, "cc": true, "cpp": true, "cxx": true, "h": true, "hpp": true,
+	"m": true, "ex": true, "exs": true, "erl": true, "clj": true, "dart": true, "lua": true, "pl": true, "pm": true,
+}
+
+// sourceFileLine reports a "name.ext:N" whose ext is a source file's:
+// Lookup.java:88 or orders.rs:42 is a stack frame (LeakStackTrace), not a
+// host and port.
+func sourceFileLine(frag string) bool {
+	host, _, ok := strings.Cut(frag, ":")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(host, '.')
+	return i >= 0 && sourceExtensions[strings.ToLower(host[i+1:])]
+}
+
+// maxMatchesPerLine bounds the matches of one pattern tried on one line.
+const maxMatchesPerLine = 16
 
 // maxTriesPerPattern bounds how many places one pattern is tried at, so
 // text full of near misses costs a bounded amount of matching.
@@ -165,7 +200,13 @@ const lineWindow = 512
 // line; each is tried on the lines (at most lineWindow bytes either side)
 // around the first maxTriesPerPattern places where one of its literals
 // shows, so the cost is linear in the text and bounded per pattern.
-func FindLeaks(text string) []Leak {
+func FindLeaks(text string) []Leak { return FindLeaksExcept(text, nil) }
+
+// FindLeaksExcept is FindLeaks, leaving out fragments the caller gave: a
+// fragment that appears within one of given (the string arguments of
+// the request) is the caller's own text, not the server's internals (a
+// path the caller asked for, a host it named).
+func FindLeaksExcept(text string, given []string) []Leak {
 	var out []Leak
 	seen := map[LeakKind]bool{}
 	lower := ""
@@ -180,7 +221,7 @@ func FindLeaks(text string) []Leak {
 			}
 			hay = lower
 		}
-		if l, ok := p.find(text, hay); ok {
+		if l, ok := p.find(text, hay, given); ok {
 			seen[p.kind] = true
 			out = append(out, l)
 		}
@@ -190,7 +231,7 @@ func FindLeaks(text string) []Leak {
 
 // find tries the pattern around each place one of its needles shows in
 // hay (text, or text lowered byte for byte).
-func (p leakPattern) find(text, hay string) (Leak, bool) {
+func (p leakPattern) find(text, hay string, given []string) (Leak, bool) {
 	type span struct{ from, to int }
 	var spans []span
 	for _, n := range p.need {
@@ -215,19 +256,33 @@ func (p leakPattern) find(text, hay string) (Leak, bool) {
 			continue
 		}
 		done[sp] = true
-		m := p.re.FindStringSubmatchIndex(text[sp.from:sp.to])
-		if m == nil {
-			continue
-		}
-		start, frag := m[0], text[sp.from+m[0]:sp.from+m[1]]
-		if p.kind == LeakPath && len(m) > 5 && m[4] >= 0 {
-			start, frag = m[4], text[sp.from+m[4]:sp.from+m[5]] // without the character before the path
-		}
-		if best < 0 || sp.from+start < best {
-			best, found = sp.from+start, Leak{Kind: p.kind, Text: strings.TrimSpace(frag)}
+		for _, m := range p.re.FindAllStringSubmatchIndex(text[sp.from:sp.to], maxMatchesPerLine) {
+			start, frag := m[0], text[sp.from+m[0]:sp.from+m[1]]
+			if p.kind == LeakPath && len(m) > 5 && m[4] >= 0 {
+				start, frag = m[4], text[sp.from+m[4]:sp.from+m[5]] // without the character before the path
+				frag = strings.TrimRight(frag, `.:\`)
+			}
+			frag = strings.TrimSpace(frag)
+			if frag == "" || (p.reject != nil && p.reject(frag)) || givenBy(frag, given) {
+				continue
+			}
+			if best < 0 || sp.from+start < best {
+				best, found = sp.from+start, Leak{Kind: p.kind, Text: frag}
+			}
+			break
 		}
 	}
 	return found, best >= 0
+}
+
+// givenBy reports a fragment found within one of the caller's strings.
+func givenBy(frag string, given []string) bool {
+	for _, g := range given {
+		if len(g) >= len(frag) && strings.Contains(g, frag) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineAround is the line holding text[i:i+n], at most lineWindow bytes
@@ -254,6 +309,56 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// Quoted is the fragment as a finding shows it: in quotes, cut to at
+// most max bytes; a secret is masked to a short prefix and its length
+// ("ghp_16…" (40 characters)), so that a report does not spread it
+// further. For "password=…" and the like the name stays and the value is
+// masked.
+func (l Leak) Quoted(max int) string {
+	if l.Kind == LeakSecret {
+		shown, n := MaskSecret(l.Text)
+		return fmt.Sprintf("%q (%d characters)", shown, n)
+	}
+	t := l.Text
+	if len(t) > max {
+		n := max
+		for n > 0 && !utf8.RuneStart(t[n]) {
+			n--
+		}
+		t = t[:n] + "…"
+	}
+	return fmt.Sprintf("%q", t)
+}
+
+// MaskSecret masks a credential: the name before it ("password=",
+// "Bearer ", "user:" in a URL) is kept and the value is cut to a short
+// prefix (at most 6 characters, a quarter of it) and "…". n is the
+// value's length in characters.
+func MaskSecret(s string) (shown string, n int) {
+	lead, value := "", s
+	if i := strings.Index(s, "://"); i >= 0 {
+		if at := strings.LastIndexByte(s, '@'); at > i {
+			if c := strings.IndexByte(s[i+3:at], ':'); c >= 0 {
+				lead, value = s[:i+3+c+1], s[i+3+c+1:at]
+			}
+		}
+	} else if i := strings.IndexAny(s, ":= "); i >= 0 && i < len(s)-1 {
+		j := i + 1
+		for j < len(s) && (s[j] == ' ' || s[j] == '"' || s[j] == ':' || s[j] == '=') {
+			j++
+		}
+		if j < len(s) {
+			lead, value = s[:j], s[j:]
+		}
+	}
+	value = strings.TrimRight(value, `"`)
+	k := min(6, len(value)/4)
+	for k > 0 && !utf8.RuneStart(value[k]) {
+		k--
+	}
+	return lead + value[:k] + "…", utf8.RuneCountInString(value)
 }
 
 // Leaks returns the fragments of text that should never reach the model

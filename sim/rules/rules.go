@@ -108,27 +108,50 @@ func (c Category) Valid() bool {
 	return false
 }
 
-// categorySynonyms maps category names seen in the wild (LESSON-RULES §3)
-// to the exam's four. A grader recognises them but notes they are not
+// categorySynonyms maps category names seen in the wild (LESSON-RULES §3),
+// lowered and stripped of "_", "-" and spaces, to the exam's four. A
+// grader reads them but flags them: only the four exact names are
 // canonical.
 var categorySynonyms = map[string]Category{
-	"transient": Transient, "timeout": Transient, "unavailable": Transient,
-	"rate_limit": Transient, "ratelimit": Transient, "rate_limited": Transient,
-	"upstream": Transient, "internal": Transient, "network": Transient,
-	"validation": Validation, "invalid_input": Validation, "invalid_argument": Validation,
-	"bad_request": Validation, "not_found": Validation, "invalid": Validation,
-	"business": Business, "policy": Business, "conflict": Business,
-	"confirmation_required": Business, "business_rule": Business,
-	"permission": Permission, "authorization": Permission, "forbidden": Permission,
-	"unauthorized": Permission, "auth": Permission, "access_denied": Permission,
+	"transient": Transient, "timeout": Transient, "timedout": Transient, "unavailable": Transient,
+	"ratelimit": Transient, "ratelimited": Transient, "throttled": Transient, "overloaded": Transient,
+	"busy": Transient, "upstream": Transient, "internal": Transient, "network": Transient,
+	"temporary": Transient, "retryable": Transient, "connection": Transient, "transport": Transient,
+	"validation": Validation, "invalidinput": Validation, "invalidargument": Validation, "invalidparams": Validation,
+	"badrequest": Validation, "notfound": Validation, "invalid": Validation, "input": Validation, "malformed": Validation,
+	"business": Business, "policy": Business, "conflict": Business, "businessrule": Business,
+	"confirmationrequired": Business, "rule": Business, "precondition": Business,
+	"permission": Permission, "authorization": Permission, "authorisation": Permission, "forbidden": Permission,
+	"unauthorized": Permission, "unauthorised": Permission, "auth": Permission, "authentication": Permission,
+	"accessdenied": Permission, "access": Permission, "denied": Permission, "scope": Permission,
 }
 
-// ParseCategory maps a category name to the four, accepting the synonyms of
-// LESSON-RULES §3 case-insensitively. canonical is false for a synonym.
+// ParseCategory reads an errorCategory value (LESSON-RULES §2, §3). Only
+// the four exact names are canonical; any other value that resembles one
+// of them (another case, a synonym such as "timeout" or "forbidden", or a
+// name holding one, such as "network_error") maps to it with canonical
+// false, so that a grader can flag it and name the value it resembles.
+// ok is false for a value that resembles none.
 func ParseCategory(s string) (c Category, canonical bool, ok bool) {
+	if Category(s).Valid() {
+		return Category(s), true, true
+	}
 	key := strings.ToLower(strings.TrimSpace(s))
-	c, ok = categorySynonyms[key]
-	return c, ok && string(c) == s, ok
+	if c, ok := categorySynonyms[squash(key)]; ok {
+		return c, false, true
+	}
+	for _, word := range strings.FieldsFunc(key, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }) {
+		if c, ok := categorySynonyms[word]; ok {
+			return c, false, true
+		}
+	}
+	return "", false, false
+}
+
+// squash lowers nothing; it drops "_", "-" and spaces: "rate_limit" →
+// "ratelimit".
+func squash(s string) string {
+	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s)
 }
 
 // Action is a recovery action the learner chooses from (LESSON-RULES §8).

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -19,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/check"
 	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/rules"
@@ -99,7 +102,13 @@ func (a *app) check(cmd *cobra.Command, f checkFlags, files []string) error {
 	default:
 		return usagef("unknown --fail-on %q: use error or warn", f.failOn)
 	}
+	if f.timeout <= 0 {
+		return usagef("--timeout %s: give how long to wait for each answer, more than zero, e.g. --timeout 30s", f.timeout)
+	}
 	if f.listRules {
+		if len(files) > 0 {
+			return usagef("--rules lists the checks and reads no file: run errorlab check %s without --rules to grade it", strings.Join(files, " "))
+		}
 		return a.printChecks(f.format)
 	}
 	live := f.server != "" || f.url != ""
@@ -118,7 +127,7 @@ func (a *app) check(cmd *cobra.Command, f checkFlags, files []string) error {
 	if live {
 		results, err = a.checkLive(cmd.Context(), f, spec, &run)
 	} else {
-		results, err = a.checkFiles(files, spec)
+		results, err = a.checkFiles(files, spec, cmd.Flags().Changed("spec"))
 	}
 	if err != nil {
 		return err
@@ -138,8 +147,10 @@ func (a *app) check(cmd *cobra.Command, f checkFlags, files []string) error {
 	return nil
 }
 
-// checkFiles reads and grades files ("-" or none: stdin).
-func (a *app) checkFiles(files []string, spec rules.Revision) ([]check.Result, error) {
+// checkFiles reads and grades files ("-" or none: stdin). specGiven
+// says --spec was given: a record that names its own spec is graded
+// under it, and stderr says so.
+func (a *app) checkFiles(files []string, spec rules.Revision, specGiven bool) ([]check.Result, error) {
 	if len(files) == 0 {
 		if f, ok := a.Stdin.(*os.File); a.Stdin == nil || ok && term.IsTerminal(f.Fd()) {
 			return nil, usagef("nothing to check: give a FILE of responses, pipe them to stdin, or check a live server with --server 'CMD ARGS' or --url URL (see errorlab check --help)")
@@ -155,6 +166,9 @@ func (a *app) checkFiles(files []string, spec rules.Revision) ([]check.Result, e
 				return nil, usagef("stdin is not available")
 			}
 		} else {
+			if st, err := os.Stat(name); err == nil && st.IsDir() {
+				return nil, usagef("%s is a directory: give the files in it, e.g. errorlab check %s", name, filepath.Join(name, "*.json"))
+			}
 			fh, err := os.Open(name)
 			if err != nil {
 				return nil, usagef("cannot read %s: %v", name, errors.Unwrap(err))
@@ -167,11 +181,37 @@ func (a *app) checkFiles(files []string, spec rules.Revision) ([]check.Result, e
 		if errors.As(err, &ie) {
 			return nil, UsageError{err}
 		} else if err != nil {
-			return nil, err
+			return nil, usagef("cannot read %s: %v", name, err)
+		}
+		if specGiven {
+			a.noteOwnSpecs(items, spec)
 		}
 		results = append(results, check.GradeAll(items)...)
 	}
 	return results, nil
+}
+
+// noteOwnSpecs says on stderr which records name a revision other than
+// --spec: theirs is the one they were made under, and it is used.
+func (a *app) noteOwnSpecs(items []check.Item, spec rules.Revision) {
+	var first *check.Item
+	n := 0
+	for i := range items {
+		if items[i].Spec != spec {
+			if first == nil {
+				first = &items[i]
+			}
+			n++
+		}
+	}
+	if first == nil {
+		return
+	}
+	more := ""
+	if n > 1 {
+		more = fmt.Sprintf(" (and %d more records)", n-1)
+	}
+	fmt.Fprintf(a.Stderr, "errorlab check: %s names spec %s, so it is graded under that, not --spec %s%s\n", first.Source, first.Spec, spec, more)
 }
 
 // checkLive probes a live server, drawing a progress bar on stderr when
@@ -189,16 +229,35 @@ func (a *app) checkLive(ctx context.Context, f checkFlags, spec rules.Revision, 
 	if f.args != "" && !json.Valid([]byte(f.args)) {
 		return nil, usagef("--args is not valid JSON: %s", f.args)
 	}
+	endBar := func() {}
 	if bar := a.progressBar(); bar != nil {
 		opts.Progress = bar
-		defer fmt.Fprint(a.Stderr, "\r\x1b[K")
+		endBar = func() { fmt.Fprint(a.Stderr, "\r\x1b[K") }
 	}
 	out, err := check.Live(ctx, t, opts)
+	endBar() // the bar's line ends before anything else is said
+	var ae *check.ArgsError
+	if errors.As(err, &ae) {
+		if ae.Name != "" {
+			return nil, usagef("%s %q: the server has no tool of that name (it lists %s); closest: %s", ae.Flag, ae.Name,
+				common.Plural(len(ae.Known), "tool"), strings.Join(scenarios.ClosestIDs(ae.Name, ae.Known, 3), ", "))
+		}
+		return nil, UsageError{ae}
+	}
 	if err != nil {
 		return nil, UsageError{fmt.Errorf("cannot check %s: %w", t.Label(), err)}
 	}
+	if out.SpecNote != "" {
+		fmt.Fprintf(a.Stderr, "errorlab check: ⚠ %s\n", out.SpecNote)
+	}
 	for _, s := range out.Skipped {
 		fmt.Fprintf(a.Stderr, "errorlab check: skipped %s\n", s)
+	}
+	for _, s := range out.Notes {
+		fmt.Fprintf(a.Stderr, "errorlab check: note: %s\n", s)
+	}
+	if out.Stopped != "" {
+		fmt.Fprintf(a.Stderr, "errorlab check: ⚠ %s\n", out.Stopped)
 	}
 	return out.Results, nil
 }
@@ -236,10 +295,12 @@ func (a *app) writeCheck(format string, results []check.Result, run check.Run) e
 		return check.WriteSARIF(a.Stdout, results, run)
 	}
 	st, w := a.textStyles()
-	for _, l := range findings.Report(st, results, w) {
-		fmt.Fprintln(a.Stdout, l)
-	}
-	return nil
+	out := bufio.NewWriter(a.Stdout)
+	findings.EachLine(st, results, w, func(l string) {
+		_, _ = out.WriteString(l)
+		_ = out.WriteByte('\n')
+	})
+	return out.Flush()
 }
 
 // textStyles are the styles for text on stdout: colour only on a terminal
@@ -257,11 +318,17 @@ func (a *app) textStyles() (*styles.Styles, int) {
 	return styles.New(r, theme), w
 }
 
-// printChecks is `errorlab check --rules`.
+// printChecks is `errorlab check --rules`: a table, JSON, or a SARIF log
+// whose driver lists every check as a rule (and no result).
 func (a *app) printChecks(format string) error {
 	checks := grade.Checks()
-	if format == "json" {
+	switch format {
+	case "json":
 		return writeJSON(a.Stdout, checks)
+	case "sarif":
+		return check.WriteSARIF(a.Stdout, nil, check.Run{Version: Version()})
+	case "junit":
+		return usagef("--rules lists the checks as text, json or sarif; junit holds test results, not rules")
 	}
 	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSEVERITY\tSECTION\tFINDS")

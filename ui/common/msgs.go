@@ -54,12 +54,15 @@ type (
 	OpenCheckMsg struct{}
 	// OpenFindingsMsg opens the Check screen on one exchange (the lab's
 	// c): what `errorlab check` finds in Response, graded under Spec with
-	// Tools. Title names the exchange.
+	// Tools. Title names the exchange. Truth, when known (a scenario's),
+	// is what really happened on the call: it lets the grader see a
+	// failure passed off as a plausible empty result.
 	OpenFindingsMsg struct {
 		Title             string
 		Spec              rules.Revision
 		Request, Response []byte
 		Tools             []grade.Tool
+		Truth             *rules.Situation
 	}
 	// NavMsg moves within a page's own screens (the quiz menu, a session,
 	// its results): push Push, after dropping the top one when Replace is

@@ -119,15 +119,47 @@ func Summary(st *styles.Styles, s check.Summary) string {
 // responses, and the summary line.
 func Report(st *styles.Styles, results []check.Result, w int) []string {
 	var out []string
+	EachLine(st, results, w, func(l string) { out = append(out, l) })
+	return out
+}
+
+// EachLine is Report one line at a time, so that a long report is
+// written as it is drawn rather than held whole. The spec revision the
+// responses were graded under opens the report when they share one, and
+// follows each response's source when they do not.
+func EachLine(st *styles.Styles, results []check.Result, w int, line func(string)) {
+	spec := SharedSpec(results)
+	if spec != "" {
+		line(st.Muted.Render("graded under spec " + string(spec)))
+	}
 	for i, r := range results {
 		if i > 0 && (len(r.Report.Findings) > 0 || len(results[i-1].Report.Findings) > 0) {
-			out = append(out, "")
+			line("")
 		}
-		out = append(out, Header(st, r.Report.Verdict, r.Label, r.Source, w))
-		out = append(out, Lines(st, r.Report.Findings, w, 2)...)
+		source := r.Source
+		if spec == "" {
+			source += " · spec " + string(r.Spec)
+		}
+		line(Header(st, r.Report.Verdict, r.Label, source, w))
+		for _, l := range Lines(st, r.Report.Findings, w, 2) {
+			line(l)
+		}
 	}
 	if len(results) > 0 {
-		out = append(out, "")
+		line("")
 	}
-	return append(out, Summary(st, check.Summarize(results)))
+	line(Summary(st, check.Summarize(results)))
+}
+
+// SharedSpec is the revision every result was graded under, "" when they
+// differ (or there is none).
+func SharedSpec(results []check.Result) rules.Revision {
+	var spec rules.Revision
+	for i, r := range results {
+		if i > 0 && r.Spec != spec {
+			return ""
+		}
+		spec = r.Spec
+	}
+	return spec
 }

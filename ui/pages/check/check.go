@@ -9,6 +9,7 @@ package check
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
@@ -76,14 +77,18 @@ type Model struct {
 	total  int
 	doing  string
 	cancel context.CancelFunc
-	gen    int // the run whose messages count
+	ended  chan struct{} // closed when the running probe's Live has returned
+	gen    int           // the run whose messages count
 	progCh chan tea.Msg
 	doneCh chan tea.Msg
 
-	fixed   bool   // opened on one exchange (the lab's c): no input, no rerun
-	target  string // what was probed
-	server  string // the server's name and version, the protocol
+	fixed   bool           // opened on one exchange (the lab's c): no input, no rerun
+	target  string         // what was probed
+	server  string         // the server's name and version, the protocol
+	asked   rules.Revision // the revision the probe asked for; spec is the one graded under
+	stopped string         // the server stopped answering: what was not called
 	skipped []string
+	notes   []string
 	results []check.Result
 	cursor  int // the response shown
 	fcursor int // the finding selected
@@ -163,17 +168,37 @@ func (m *Model) refused() error {
 	return m.c.Allowed(common.OpenURL)
 }
 
-// Close implements common.Closer: a probe still running is stopped.
+// closeWait bounds how long Close waits for a stopped probe's server to
+// be gone.
+const closeWait = 5 * time.Second
+
+// Close implements common.Closer: a probe still running is stopped, and
+// Close returns once the server's process group is gone (or after
+// closeWait), so that quitting the app (q, ctrl+c) leaves no server
+// behind.
 func (m *Model) Close() {
+	ended := m.ended
+	m.stop()
+	if ended != nil {
+		select {
+		case <-ended:
+		case <-time.After(closeWait):
+		}
+	}
+}
+
+// stop cancels a running probe; its server is stopped in the background.
+func (m *Model) stop() {
 	if m.cancel != nil {
 		m.cancel()
+		m.cancel = nil
 	}
 }
 
 // Back implements common.BackHandler: esc stops a running probe first.
 func (m *Model) Back() bool {
 	if m.mode == modeRunning {
-		m.Close()
+		m.stop()
 		m.mode = modeInput
 		m.input.Focus()
 		m.gen++
@@ -357,11 +382,12 @@ func (m *Model) start() tea.Cmd {
 		m.err = err.Error()
 		return nil
 	}
-	m.Close()
+	m.stop()
 	m.gen++
 	gen := m.gen
 	ctx, cancel := context.WithCancel(context.Background())
-	m.cancel = cancel
+	ended := make(chan struct{})
+	m.cancel, m.ended, m.asked = cancel, ended, m.spec
 	m.mode, m.done, m.total, m.doing, m.err, m.target = modeRunning, 0, 0, "starting the server and the handshake", "", text
 	m.input.Blur()
 	prog, done := make(chan tea.Msg, 1), make(chan tea.Msg, 1)
@@ -374,6 +400,7 @@ func (m *Model) start() tea.Cmd {
 	}}
 	go func() {
 		out, err := check.Live(ctx, t, opts)
+		close(ended)
 		done <- doneMsg{gen: gen, out: out, err: err} // buffered: never blocks
 	}()
 	return m.listen()
@@ -393,7 +420,7 @@ func (m *Model) listen() tea.Cmd {
 }
 
 func (m *Model) finish(out *check.Outcome, err error) {
-	m.cancel = nil
+	m.cancel, m.ended = nil, nil
 	if err != nil {
 		m.mode = modeInput
 		m.input.Focus()
@@ -401,8 +428,10 @@ func (m *Model) finish(out *check.Outcome, err error) {
 		m.c.SetStatus(common.StatusError, "the probe did not finish: see the message under the input")
 		return
 	}
-	m.mode, m.results, m.skipped = modeResults, out.Results, out.Skipped
+	m.mode, m.results, m.skipped, m.notes, m.stopped = modeResults, out.Results, out.Skipped, out.Notes, out.Stopped
 	m.server = strings.TrimSpace(out.Server + " · protocol " + out.Protocol)
+	m.spec = out.Spec
+	m.layout()
 	m.cursor, m.fcursor = 0, 0
 	m.setFocus(focusList)
 	m.refresh()

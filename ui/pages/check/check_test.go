@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/errorlab/errorlab/sim/check/checktest"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/common"
@@ -19,7 +20,14 @@ import (
 	checkpage "github.com/errorlab/errorlab/ui/pages/check"
 )
 
-func TestMain(m *testing.M) { uitest.Main(m) }
+// TestMain lets this test binary be a misbehaving MCP server (package
+// checktest) when a test starts it as one.
+func TestMain(m *testing.M) {
+	if checktest.Serving() {
+		return
+	}
+	uitest.Main(m)
+}
 
 // mockURL serves the mock server in a style over Streamable HTTP on the
 // loopback; the test stops it.

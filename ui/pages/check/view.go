@@ -21,12 +21,40 @@ import (
 // response; below it the three panes are stacked.
 const wide = 100
 
-// headRows are the lines above the panes in the results view.
-const headRows = 2
+// headLines are the lines above the panes in the results view: the
+// summary, what was probed, and the warnings that must not be missed (the
+// server did not accept the revision asked for; it stopped answering),
+// each wrapped to the width.
+func (m *Model) headLines() []string {
+	st := m.c.Styles
+	head := " " + findings.Summary(st, check.Summarize(m.results))
+	sub := " " + st.Muted.Render(common.Sanitize(common.OneLineText(m.target)))
+	if m.server != "" {
+		sub += st.Muted.Render(" · " + common.Sanitize(m.server))
+	}
+	sub += st.Muted.Render(" · graded under " + string(m.spec))
+	if len(m.skipped) > 0 {
+		sub += st.Warn.Render(fmt.Sprintf(" · ⚠ %d not called", len(m.skipped)))
+	}
+	lines := []string{ansi.Truncate(head, m.w, "…"), ansi.Truncate(sub, m.w, "…")}
+	var warn []string
+	if m.asked != "" && m.spec != m.asked && !m.fixed {
+		warn = append(warn, fmt.Sprintf("⚠ the server did not accept spec %s: graded under %s, the revision it settled on", m.asked, m.spec))
+	}
+	if m.stopped != "" {
+		warn = append(warn, "⚠ "+common.OneLineText(m.stopped))
+	}
+	for _, w := range warn {
+		for _, l := range common.WrapWords(common.Sanitize(w), max(m.w-2, 10)) {
+			lines = append(lines, " "+st.Warn.Render(l))
+		}
+	}
+	return lines
+}
 
 // layout sizes the three panes for the results view.
 func (m *Model) layout() {
-	h := max(m.h-headRows, 3)
+	h := max(m.h-len(m.headLines()), 3)
 	if m.w >= wide {
 		lw := max(34, m.w*2/5)
 		fh := max(h*3/5, 3)
@@ -46,9 +74,9 @@ func (m *Model) layout() {
 // refresh rebuilds the three panes for the response at the cursor.
 func (m *Model) refresh() {
 	st := m.c.Styles
-	results, cursor, skipped := m.results, m.cursor, m.skipped
+	results, cursor, skipped, notes := m.results, m.cursor, m.skipped, m.notes
 	m.list.SetBuild(fmt.Sprintf("Responses · %d", len(results)), "", func(w int) string {
-		lines := make([]string, len(results), len(results)+len(skipped)+1)
+		lines := make([]string, len(results), len(results)+len(skipped)+len(notes)+1)
 		for i, r := range results {
 			sym, ss := findings.VerdictSymbol(st, r.Report.Verdict)
 			mark := "  "
@@ -61,10 +89,13 @@ func (m *Model) refresh() {
 			}
 			lines[i] = ansi.Truncate(line, w, "…")
 		}
-		if len(skipped) > 0 {
+		if len(skipped)+len(notes) > 0 {
 			lines = append(lines, "")
 			for _, sk := range skipped {
 				lines = append(lines, ansi.Truncate(st.Warn.Render("⚠ ")+st.Muted.Render("not called: "+common.Sanitize(sk)), w, "…"))
+			}
+			for _, n := range notes {
+				lines = append(lines, ansi.Truncate(st.Info.Render("• ")+st.Muted.Render(common.Sanitize(n)), w, "…"))
 			}
 		}
 		return strings.Join(lines, "\n")
@@ -162,7 +193,7 @@ func keepInView(p *pane.Model, row int) {
 // mouse: a click focuses the pane under the pointer; on the list it also
 // selects the response.
 func (m *Model) mouse(e tea.MouseMsg) {
-	x, y := e.X, e.Y-headRows
+	x, y := e.X, e.Y-len(m.headLines())
 	if y < 0 {
 		return
 	}
@@ -242,23 +273,13 @@ func (m *Model) runningView() string {
 		" " + st.Title.Render("Probing "+common.Sanitize(common.OneLineText(m.target))), "",
 		" " + m.bar.ViewAs(pct) + st.Bold.Render(count),
 		" " + st.Muted.Render(common.Sanitize(m.doing)), "",
-		" " + st.Muted.Render("esc stops the probe"),
+		" " + st.Muted.Render("esc stops the probe (and the server)"),
 	}
 	return strings.Join(common.FitLines(out, m.w, m.h), "\n")
 }
 
 func (m *Model) resultsView() string {
-	st := m.c.Styles
-	head := " " + findings.Summary(st, check.Summarize(m.results))
-	sub := " " + st.Muted.Render(common.Sanitize(common.OneLineText(m.target)))
-	if m.server != "" {
-		sub += st.Muted.Render(" · " + common.Sanitize(m.server))
-	}
-	sub += st.Muted.Render(" · graded under " + string(m.spec))
-	if len(m.skipped) > 0 {
-		sub += st.Warn.Render(fmt.Sprintf(" · ⚠ %d not called", len(m.skipped)))
-	}
-	lines := []string{ansi.Truncate(head, m.w, "…"), ansi.Truncate(sub, m.w, "…")}
+	lines := m.headLines()
 	var body string
 	if m.w >= wide {
 		right := m.found.View() + "\n" + m.resp.View()

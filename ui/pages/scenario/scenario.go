@@ -243,8 +243,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 			m.c.SetStatus(common.StatusWarn, "make the call first (enter); then c shows what errorlab check finds in the response")
 			return nil
 		}
+		truth := m.sc.SituationAt(m.rev)
 		return common.Send(common.OpenFindingsMsg{Title: m.sc.ID + " · " + m.style.Label() + " · " + string(m.rev),
-			Spec: m.rev, Request: ex.Request, Response: ex.Response, Tools: mockTools()})
+			Spec: m.rev, Request: ex.Request, Response: ex.Response, Tools: mockTools(), Truth: &truth})
 	case key.Matches(k, ks.Agents, ks.Exercise) && (m.busy || m.diffBusy):
 		// The answer would arrive while another screen is on top.
 		m.c.SetStatus(common.StatusWarn, "still waiting for the call: try again in a moment")

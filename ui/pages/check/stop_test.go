@@ -1,0 +1,139 @@
+package check_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/errorlab/errorlab/sim/check/checktest"
+	"github.com/errorlab/errorlab/sim/mockserver"
+	"github.com/errorlab/errorlab/ui"
+	"github.com/errorlab/errorlab/ui/internal/uitest"
+)
+
+// serverCommand is this test binary as a checktest server in mode, as the
+// learner would type its command.
+func serverCommand(t *testing.T, mode string) string {
+	t.Helper()
+	t.Setenv(checktest.ModeEnv, mode)
+	return "'" + os.Args[0] + "'"
+}
+
+// running reports a process that exists and is not a zombie.
+func running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
+}
+
+// probing starts a probe of a server that never finishes its handshake
+// (and has a child process), and returns the screen while it runs and the
+// server's process ids.
+func probing(t *testing.T) (tea.Model, []int) {
+	t.Helper()
+	pids := filepath.Join(t.TempDir(), "pids")
+	t.Setenv(checktest.PIDsEnv, pids)
+	m := openCheck(t)
+	m, _ = uitest.Drive(m, typeText(serverCommand(t, checktest.HangInit))...)
+	m, _ = m.Update(uitest.Press("enter")) // the probe runs; its messages are not waited for
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(pids)
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			var out []int
+			for _, s := range f {
+				n, _ := strconv.Atoi(s)
+				out = append(out, n)
+			}
+			return m, out
+		}
+	}
+	t.Fatal("the server did not start")
+	return nil, nil
+}
+
+// Every way out of a running probe stops the server's process group: q
+// and ctrl+c end the app, whose Close returns once the server is gone;
+// esc stops the probe and the server soon after.
+func TestLeavingAProbeStopsTheServer(t *testing.T) {
+	for _, k := range []string{"q", "ctrl+c", "esc"} {
+		t.Run(k, func(t *testing.T) {
+			m, pids := probing(t)
+			if !strings.Contains(m.View(), "Probing") {
+				t.Fatalf("not probing:\n%s", m.View())
+			}
+			m, cmd := m.Update(uitest.Press(k))
+			if k == "esc" {
+				for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && (running(pids[0]) || running(pids[1])); {
+					time.Sleep(20 * time.Millisecond)
+				}
+			} else {
+				if cmd == nil || cmd() != tea.Quit() {
+					t.Fatalf("%s did not quit", k)
+				}
+				m.(interface{ Close() }).Close() // what ui.Run does when the program ends
+			}
+			for _, pid := range pids {
+				if running(pid) {
+					t.Errorf("process %d still runs after %s", pid, k)
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		})
+	}
+}
+
+// While a probe runs, the help bar names esc once.
+func TestProbingHelpNamesEscOnce(t *testing.T) {
+	m, _ := probing(t)
+	defer m.(interface{ Close() }).Close()
+	v := m.View()
+	if n := strings.Count(v, "esc"); n != 2 || !strings.Contains(v, "esc stop") || strings.Contains(v, "esc back") {
+		t.Errorf("esc in the help bar: %d times\n%s", n, v)
+	}
+}
+
+// A server that did not accept the revision asked for is said so on the
+// results, at 80 columns too.
+func TestSpecNotAcceptedIsShown(t *testing.T) {
+	m := openCheck(t)
+	m, _ = uitest.Drive(m, uitest.Press("tab")) // 2026-07-28
+	m, _ = uitest.Drive(m, typeText(serverCommand(t, checktest.OldSpec))...)
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	for _, size := range []tea.WindowSizeMsg{uitest.Size120, {Width: 80, Height: 24}} {
+		m, _ = uitest.Drive(m, size)
+		v := m.View()
+		if !strings.Contains(v, "⚠ the server did not accept spec 2026-07-28: graded under 2025-11-25") || !strings.Contains(v, "graded under 2025-11-25") {
+			t.Errorf("%dx%d: the spec note is not shown:\n%s", size.Width, size.Height, v)
+		}
+		if strings.Contains(v, "result-type") {
+			t.Errorf("%dx%d: graded under 2026-07-28 after all:\n%s", size.Width, size.Height, v)
+		}
+	}
+}
+
+// c in the lab passes the scenario's truth: an empty success hiding an
+// unreachable database is a hidden failure.
+func TestLabCKnowsTheTruth(t *testing.T) {
+	const id = "customer-db-unreachable"
+	m, _ := uitest.Drive(ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, id), ScenarioID: id}), uitest.Size120)
+	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("enter"), uitest.Press("c"))
+	if !strings.Contains(m.View(), id+" · "+mockserver.StyleEmptySuccess.Label()) {
+		t.Fatalf("not the empty-success style:\n%s", m.View())
+	}
+	v := m.View()
+	if !strings.Contains(v, "empty.hidden-failure") || strings.Contains(v, "✓ no finding") {
+		t.Fatalf("c does not show the hidden failure:\n%s", v)
+	}
+}
