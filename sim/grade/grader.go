@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -484,18 +483,18 @@ func (g *grader) argsBreakSchema() (breaks, sure bool) {
 }
 
 var (
-	genericText     = regexp.MustCompile(`(?i)^\s*(error|an error occurred|an error has occurred|operation failed|failed|failure|something went wrong|internal error|internal server error|request failed|unknown error|tool (call|execution) failed)[.!]?\s*$`)
-	exceptionText   = regexp.MustCompile(`(?m)(Traceback \(most recent call last\)|^\s*(\w+\.)*\w*(Error|Exception)(: |$)|^goroutine \d+ \[|^\s+at [\w.$<>]+\(|panic: )`)
-	rateLimitText   = regexp.MustCompile(`(?i)(rate.?limit|too many requests|\b429\b|quota)`)
-	internalCode    = regexp.MustCompile(`(?i)(internal|unexpected)`)
-	internalText    = regexp.MustCompile(`(?i)\b(unexpected|internal|unhandled) (internal |server )?(error|fault|failure|exception|problem)\b`)
-	panicText       = regexp.MustCompile(`(?i)\bpanic(ked)?\b`)
-	unknownToolText = regexp.MustCompile("(?i)(\\bunknown tool\\b|\\bno such tool\\b|\\btool not found\\b|\\btool\\s+['\"`]?[\\w./:-]+['\"`]?\\s+(was\\s+|is\\s+)?not found)")
-	validationText  = regexp.MustCompile(`(?i)(invalid (arguments|argument|params|parameters|input)|validation|is required|required (property|field|argument)|expected \w+, (got|received))`)
-	formatText      = regexp.MustCompile(`(?i)(e\.g\.|\bexamples?\b|for instance|such as|expected|\b(must|should) (be|match|look|contain|start|end|have|hold|follow)\b|\blooks? like\b|\bformat\b|\bpattern\b|one of)`)
+	genericText     = rules.Lazy(`(?i)^\s*(error|an error occurred|an error has occurred|operation failed|failed|failure|something went wrong|internal error|internal server error|request failed|unknown error|tool (call|execution) failed)[.!]?\s*$`)
+	exceptionText   = rules.Lazy(`(?m)(Traceback \(most recent call last\)|^\s*(\w+\.)*\w*(Error|Exception)(: |$)|^goroutine \d+ \[|^\s+at [\w.$<>]+\(|panic: )`)
+	rateLimitText   = rules.Lazy(`(?i)(rate.?limit|too many requests|\b429\b|quota)`)
+	internalCode    = rules.Lazy(`(?i)(internal|unexpected)`)
+	internalText    = rules.Lazy(`(?i)\b(unexpected|internal|unhandled) (internal |server )?(error|fault|failure|exception|problem)\b`)
+	panicText       = rules.Lazy(`(?i)\bpanic(ked)?\b`)
+	unknownToolText = rules.Lazy("(?i)(\\bunknown tool\\b|\\bno such tool\\b|\\btool not found\\b|\\btool\\s+['\"`]?[\\w./:-]+['\"`]?\\s+(was\\s+|is\\s+)?not found)")
+	validationText  = rules.Lazy(`(?i)(invalid (arguments|argument|params|parameters|input)|validation|is required|required (property|field|argument)|expected \w+, (got|received))`)
+	formatText      = rules.Lazy(`(?i)(e\.g\.|\bexamples?\b|for instance|such as|expected|\b(must|should) (be|match|look|contain|start|end|have|hold|follow)\b|\blooks? like\b|\bformat\b|\bpattern\b|one of)`)
 	// fieldText names an argument: "the order_id argument", "field email",
 	// or an identifier in snake_case or camelCase.
-	fieldText = regexp.MustCompile(`(?i:\b(argument|field|parameter|param|property|key)s?\b)|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b`)
+	fieldText = rules.Lazy(`(?i:\b(argument|field|parameter|param|property|key)s?\b)|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b`)
 )
 
 func (g *grader) execution(res *rules.ToolResult, cl rules.Classification) {
@@ -951,7 +950,7 @@ func (g *grader) success(res *rules.ToolResult, cl rules.Classification) {
 	}
 }
 
-var emptySentence = regexp.MustCompile(`(?i)(\b0 \w+ match|\bno (\w+ )*(match|matches|results?|records?)\b|\bno \w+ (were|was|are|is) (returned|found)\b|found nothing|nothing (was )?found|returned no)`)
+var emptySentence = rules.Lazy(`(?i)(\b0 \w+ match|\bno (\w+ )*(match|matches|results?|records?)\b|\bno \w+ (were|was|are|is) (returned|found)\b|found nothing|nothing (was )?found|returned no)`)
 
 func saysEmpty(text string) bool { return emptySentence.MatchString(text) }
 

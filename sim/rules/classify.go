@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -319,7 +318,7 @@ func isEmptySuccess(res *ToolResult, meta Metadata) bool {
 	return true
 }
 
-var errorTextPattern = regexp.MustCompile(`(?i)^\s*(error\b|err:|exception\b|traceback|fatal\b|failed\b|failure\b|panic:|access denied|permission denied|unauthori[sz]ed|forbidden|timed? ?out|timeout\b)`)
+var errorTextPattern = Lazy(`(?i)^\s*(error\b|err:|exception\b|traceback|fatal\b|failed\b|failure\b|panic:|access denied|permission denied|unauthori[sz]ed|forbidden|timed? ?out|timeout\b)`)
 
 // LooksLikeError reports text that reads as a failure ("ERROR: Permission
 // denied", "Traceback ..."). A success result whose text does is the
@@ -329,7 +328,7 @@ func LooksLikeError(text string) bool { return errorTextPattern.MatchString(text
 // failureTextPattern matches words that say a call failed or its source
 // could not be reached: "could not reach the order database", "the query
 // did not run", "timed out", "unavailable", "connection refused".
-var failureTextPattern = regexp.MustCompile(`(?i)(\b(could ?not|couldn'?t|can ?not|can'?t|unable to|failed to|did ?not|didn'?t|was ?not|wasn'?t|were ?not|weren'?t)\s+(be\s+)?(reach(ed)?|connect(ed)?|contact(ed)?|access(ed)?|quer(y|ied)|load(ed)?|read|open(ed)?|run|ran|complete(d)?|finish(ed)?|fetch(ed)?|retriev(e|ed)|search(ed)?|execute(d)?|respond(ed)?|answer(ed)?)\b|\btim(ed|ing)[ -]?out\b|\btimeout\b|\b(unavailable|unreachable|unresponsive|outage)\b|\bconnection (was )?(refused|reset|lost|failed|closed|dropped)\b|\b(is|was|went|are|were) (down|offline)\b)`)
+var failureTextPattern = Lazy(`(?i)(\b(could ?not|couldn'?t|can ?not|can'?t|unable to|failed to|did ?not|didn'?t|was ?not|wasn'?t|were ?not|weren'?t)\s+(be\s+)?(reach(ed)?|connect(ed)?|contact(ed)?|access(ed)?|quer(y|ied)|load(ed)?|read|open(ed)?|run|ran|complete(d)?|finish(ed)?|fetch(ed)?|retriev(e|ed)|search(ed)?|execute(d)?|respond(ed)?|answer(ed)?)\b|\btim(ed|ing)[ -]?out\b|\btimeout\b|\b(unavailable|unreachable|unresponsive|outage)\b|\bconnection (was )?(refused|reset|lost|failed|closed|dropped)\b|\b(is|was|went|are|were) (down|offline)\b)`)
 
 // SaysFailed reports text that says the call failed or its source could
 // not be reached ("Could not reach the order database", "database

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -66,7 +65,7 @@ const errnoNames = `ENOENT|EACCES|EPERM|ECONNREFUSED|ECONNRESET|ECONNABORTED|ETI
 
 // SystemErrorPrefix matches text that opens with an errno code
 // ("ENOENT: …", "Error: EACCES: …"): a raw exception passed to the model.
-var SystemErrorPrefix = regexp.MustCompile(`^\s*(Error: )?(` + errnoNames + `)\b`)
+var SystemErrorPrefix = Lazy(`^\s*(Error: )?(` + errnoNames + `)\b`)
 
 // leakPattern is one way a kind of leak shows. need lists literals of
 // which every match holds at least one (in the text lowered when fold is
@@ -75,7 +74,7 @@ var SystemErrorPrefix = regexp.MustCompile(`^\s*(Error: )?(` + errnoNames + `)\b
 // regular expression.
 type leakPattern struct {
 	kind LeakKind
-	re   *regexp.Regexp
+	re   *Regexp
 	need []string
 	fold bool
 	// reject, when set, turns down a match that the pattern alone cannot
@@ -84,7 +83,7 @@ type leakPattern struct {
 }
 
 func lp(kind LeakKind, re string, need ...string) leakPattern {
-	return leakPattern{kind: kind, re: regexp.MustCompile(re), need: need}
+	return leakPattern{kind: kind, re: Lazy(re), need: need}
 }
 
 // lpFold is lp for a case-insensitive pattern: need is lower case.
