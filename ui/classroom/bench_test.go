@@ -102,7 +102,7 @@ func BenchmarkAnswerToTally(b *testing.B) {
 		tm.press("a")
 	}
 	teacher := f.connect(b, "teacher", withKey(f.teacher))
-	teacher.must(fmt.Sprintf("%d of %d connected answered", n, n))
+	teacher.must(fmt.Sprintf("%d of %d answered", n, n))
 	row := regexp.MustCompile(regexp.QuoteMeta("B "+a.Options[1][:12]) + `[^\n]*?[█░]+\s+(\d+)`)
 	onB := make([]bool, n)
 	countB := 0
