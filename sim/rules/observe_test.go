@@ -33,7 +33,7 @@ func TestObservedMovesReadAsActions(t *testing.T) {
 		{"business, resent", business, Observed{Move: MoveResend, WaitSeconds: 2, Resend: 1}, RetrySame, GradeWrong},
 		{"business, stopped", business, Observed{Move: MoveStop}, ExplainAlternative, GradeBest},
 		{"business, escalated", business, Observed{Move: MoveEscalate}, EscalateHuman, GradeAcceptable},
-		{"business, an unrelated tool is not an explanation", business, Observed{Move: MoveOtherTool, Tool: "search_support_tickets"}, FixInput, GradeWrong},
+		{"business, an unrelated tool is not an explanation", business, Observed{Move: MoveOtherTool, Tool: "search_support_tickets"}, ExplainAlternative, GradeAcceptable},
 		{"protocol from the headers, same body with new headers", protocol, Observed{Move: MoveRebuild}, FixClient, GradeBest},
 		{"business, reworded the arguments", business, Observed{Move: MoveChangeArgs}, FixInput, GradeWrong},
 		{"permission, escalated", permission, Observed{Move: MoveEscalate}, EscalateHuman, GradeBest},
@@ -55,7 +55,7 @@ func TestObservedMovesReadAsActions(t *testing.T) {
 			if got.Reading == "" || got.Why == "" || got.Rule.ID == "" {
 				t.Errorf("reading %q, why %q, rule %q: each should be set", got.Reading, got.Why, got.Rule.ID)
 			}
-			if plain := Score(c.s, c.want); c.o.Move != MoveResend && plain.Grade != got.Grade {
+			if plain := Score(c.s, c.want); c.o.Move != MoveResend && c.o.Move != MoveOtherTool && plain.Grade != got.Grade {
 				t.Errorf("grade %s differs from Score's %s for the same action", got.Grade, plain.Grade)
 			}
 		})

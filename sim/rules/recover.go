@@ -224,7 +224,7 @@ func whyWrong(s Situation, a Action, rec Recommendation) (Rule, string) {
 		case "transient", "transient-exhausted":
 			return Lookup(RuleTransient), "Nothing was wrong with the input; the service was briefly unavailable. Changing the arguments would not help."
 		case "business":
-			return Lookup(RuleBusiness), "The input was valid; a policy refused it. Rewording the request, or reaching for another tool, does not get past the rule: explain it to the customer and offer the path the refusal names."
+			return Lookup(RuleBusiness), "The input was valid; a policy refused it. Rewording the request to slip past the rule is not a recovery."
 		case "permission":
 			return Lookup(RulePermission), "The arguments were fine; the caller lacks access. No change of input fixes a missing permission."
 		case "protocol":

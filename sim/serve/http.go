@@ -368,7 +368,7 @@ func (h *HTTPHandler) sessionVerb(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		delete(h.legacy, sid)
 		h.mu.Unlock()
-		h.s.endSession(hs.ss)
+		h.s.endSession(hs.ss, false) // the client's DELETE
 	}
 }
 
@@ -435,7 +435,7 @@ func (h *HTTPHandler) endAll() {
 	}
 	h.mu.Unlock()
 	for _, hs := range all {
-		h.s.endSession(hs.ss)
+		h.s.endSession(hs.ss, true)
 	}
 }
 

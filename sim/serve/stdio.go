@@ -23,7 +23,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	in := &lineTap{r: r, line: p.request}
 	out := &writeTap{w: w, line: p.response}
 	err := ss.srv.ServeStdio(ctx, in, out)
-	s.endSession(ss)
+	s.endSession(ss, ctx.Err() != nil) // the input's end is the client's; a cancelled ctx the server's
 	return err
 }
 
