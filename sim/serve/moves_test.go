@@ -46,8 +46,11 @@ func TestIdenticalCallsAtOnceAreResends(t *testing.T) {
 // stepClock is a clock tests move by hand.
 type stepClock struct{ t time.Time }
 
-func (c *stepClock) now() time.Time          { return c.t }
-func (c *stepClock) add(s float64) time.Time { c.t = c.t.Add(time.Duration(s * float64(time.Second))); return c.t }
+func (c *stepClock) now() time.Time { return c.t }
+func (c *stepClock) add(s float64) time.Time {
+	c.t = c.t.Add(time.Duration(s * float64(time.Second)))
+	return c.t
+}
 
 // TestRateLimitResendJudgedAsServed (finding 3): a resend 4.5 s into a
 // retryAfterSeconds of 5 is refused by the server, and the card says it
@@ -117,5 +120,64 @@ func TestServerStopIsNotTheClientsStop(t *testing.T) {
 	_ = srv.Report().WriteMarkdown(&md)
 	if !strings.Contains(md.String(), "pending (server stopped)") {
 		t.Errorf("the report does not say the move was cut off:\n%s", md.String())
+	}
+}
+
+// TestFollowingTheToolTextIsBest (findings 2 and 4): a client that does
+// what an internal fault's and a lasting outage's own text says (resend
+// with the backoff, at most 3 times, then escalate_to_human) is graded
+// best at every step, and the text names that path.
+func TestFollowingTheToolTextIsBest(t *testing.T) {
+	for _, mode := range []string{"internal", "transient"} {
+		clk := &stepClock{t: time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)}
+		srv := serve.New(serve.Config{FailureModes: true, Now: clk.now})
+		pr, pw := io.Pipe()
+		var out lockedBuffer
+		done := make(chan error)
+		go func() { done <- srv.ServeStdio(context.Background(), pr, &out) }()
+		call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lookup_order","arguments":{"order_id":"ORD-4471","failure_mode":"` + mode + `"}}}` + "\n"
+		_, _ = io.WriteString(pw, initLines)
+		_, _ = fmt.Fprintf(pw, call, 1)
+		waitFor(t, &out, `"id":1`)
+		if !bytes.Contains(out.Bytes(), []byte("escalate_to_human")) || !bytes.Contains(out.Bytes(), []byte("at most 3 resends")) {
+			t.Errorf("%s: the text does not name the path the rules call best: %s", mode, out.Bytes())
+		}
+		for i, wait := range []float64{1, 2, 4} {
+			clk.add(wait)
+			_, _ = fmt.Fprintf(pw, call, i+2)
+			waitFor(t, &out, fmt.Sprintf(`"id":%d`, i+2))
+		}
+		clk.add(1)
+		_, _ = io.WriteString(pw, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"escalate_to_human","arguments":{"summary":"lookup_order keeps failing; correlationId quoted","reason":"other"}}}`+"\n")
+		waitFor(t, &out, `"id":9`)
+		pw.Close()
+		<-done
+		c := srv.Finish().Sessions[0]
+		if c.Best != 4 || c.Wrong+c.Acceptable != 0 {
+			for _, e := range c.Entries {
+				t.Logf("#%d %s → %s: %s (%s)", e.Seq, e.Served, e.Reading, e.Grade, e.Why)
+			}
+			t.Errorf("%s: %s", mode, c.Summary())
+		}
+	}
+}
+
+// TestMalformedFramesPairInTheLog (finding 8, stdio): every frame gets
+// its own line in the exchange log, paired with its own answer.
+func TestMalformedFramesPairInTheLog(t *testing.T) {
+	var log lockedBuffer
+	srv := serve.New(serve.Config{ExchangeLog: &log})
+	in := `{"jsonrpc":"2.0"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":5}` + "\n" + `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}` + "\n"
+	if err := srv.ServeStdio(context.Background(), strings.NewReader(in), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(log.Bytes())), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d log lines, want 3:\n%s", len(lines), log.Bytes())
+	}
+	for _, want := range []string{`"request":{"jsonrpc":"2.0"},"response":{"jsonrpc":"2.0","id":null,"error":{"code":-32600`, `"request":{"jsonrpc":"2.0","id":2,"method":5},"response":{"jsonrpc":"2.0","id":2,"error":{"code":-32600`, `"id":{"a":1},"method":"ping"},"response":{"jsonrpc":"2.0","id":null,"error":{"code":-32600`} {
+		if !strings.Contains(string(log.Bytes()), want) {
+			t.Errorf("the log lacks %s:\n%s", want, log.Bytes())
+		}
 	}
 }
