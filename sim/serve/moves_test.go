@@ -5,9 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/serve"
@@ -178,6 +181,27 @@ func TestMalformedFramesPairInTheLog(t *testing.T) {
 	for _, want := range []string{`"request":{"jsonrpc":"2.0"},"response":{"jsonrpc":"2.0","id":null,"error":{"code":-32600`, `"request":{"jsonrpc":"2.0","id":2,"method":5},"response":{"jsonrpc":"2.0","id":2,"error":{"code":-32600`, `"id":{"a":1},"method":"ping"},"response":{"jsonrpc":"2.0","id":null,"error":{"code":-32600`} {
 		if !strings.Contains(string(log.Bytes()), want) {
 			t.Errorf("the log lacks %s:\n%s", want, log.Bytes())
+		}
+	}
+}
+
+// TestStatelessTwinsGetTwoCards (finding 5): two 2026-07-28 clients with
+// the same clientInfo, each on its own connection, get a card each.
+func TestStatelessTwinsGetTwoCards(t *testing.T) {
+	url, srv := httpServer(t, serve.Config{FailureModes: true})
+	for i := 0; i < 2; i++ {
+		tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: &http.Transport{}}}
+		cs := connect(t, tr, "twin", "2026-07-28")
+		call(t, cs, "process_refund", map[string]any{"order_id": "ORD-4471", "amount": 189.0, "confirmedByUser": true})
+		_ = cs.Close()
+	}
+	r := srv.Finish()
+	if len(r.Sessions) != 2 {
+		t.Fatalf("%d cards, want 2", len(r.Sessions))
+	}
+	for _, c := range r.Sessions {
+		if len(c.Entries) != 1 || !strings.HasPrefix(c.Session, "stateless-") {
+			t.Errorf("%s %s: %s", c.Session, c.Spec, c.Summary())
 		}
 	}
 }
