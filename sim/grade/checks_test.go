@@ -194,6 +194,7 @@ func TestCleanResponsesStayClean(t *testing.T) {
 		{"a string id", Input{Request: []byte(`{"jsonrpc":"2.0","id":"a1","method":"tools/call","params":{"name":"x"}}`), Response: []byte(`{"jsonrpc":"2.0","id":"a1","result":{"content":[{"type":"text","text":"Order ORD-4471 shipped."}]}}`)}},
 		{"filesystem listing a path", Input{Response: textResult("[FILE] /tmp/allowed/notes.txt", false)}},
 		{"outputSchema null is no schema", Input{Request: call("echo", `{"message":"hi"}`), Tools: []Tool{{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`null`)}}, Response: textResult("Echo: hi", false)}},
+		{"2026-07-28 header mismatch as -32020 (serve's own log)", Input{Spec: rules.Rev20260728, Request: call("lookup_order", `{"order_id":"ORD-4471"}`), Tools: []Tool{lookupTool}, Response: protoErr(-32020, "Mcp-Name header does not match params.name")}},
 		{"an initialize result", Input{Request: []byte(`{"jsonrpc":"2.0","id":7,"method":"initialize"}`), Response: result(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)}},
 	}
 	for _, c := range cases {

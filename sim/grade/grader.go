@@ -346,9 +346,10 @@ func (g *grader) protocol(e *rules.ProtocolError) {
 		g.add(CheckGoError, "$.error.code", "-32603 on tools/call: the tool ran and failed (or its handler returned an error), but the model gets no result to act on")
 	case e.Code == -32602:
 		g.invalidParams(e)
-	case e.Code == -32700 || e.Code == -32600 || e.Code == -32042:
-		// The request itself was unreadable, or a URL elicitation is required
-		// (2025-11-25): both are protocol matters.
+	case rules.RequestRefused(e.Code):
+		// The request itself was unreadable, a URL elicitation is required
+		// (2025-11-25), or its transport headers do not match its body
+		// (2026-07-28): all protocol matters, decided before any tool ran.
 	default:
 		if len(g.in.Tools) == 0 || g.known {
 			g.add(CheckExecAsProtocol, "$.error.code", "a tools/call answered with JSON-RPC error %d: a failure inside a tool is a result with isError: true the model can read", e.Code)

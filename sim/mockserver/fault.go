@@ -159,7 +159,7 @@ func injected(tool string, f Fault, attempt int, emptyShape any, key ...string) 
 		return failure{
 			payload: ErrorPayload{
 				ErrorCategory: rules.Transient,
-				Description:   fmt.Sprintf("Could not connect to the %s, so the query did not run: there is no answer yet, empty or otherwise. Retry after a short wait; if it keeps failing, tell the customer the records could not be checked right now.", src),
+				Description:   fmt.Sprintf("Could not connect to the %s, so the query did not run: there is no answer yet, empty or otherwise. Send the same call again after 1, 2 and 4 seconds (at most 3 resends); if it still fails, hand the case to a person with escalate_to_human, saying what was tried, and tell the customer the records could not be checked right now.", src),
 				Code:          "SOURCE_UNREACHABLE",
 				CorrelationID: corr,
 			},
@@ -175,7 +175,7 @@ func injected(tool string, f Fault, attempt int, emptyShape any, key ...string) 
 		return failure{
 			payload: ErrorPayload{
 				ErrorCategory: rules.Validation,
-				Description:   fmt.Sprintf("The %s rejected %s of %s as malformed. Correct it to the form shown in exampleArguments (ask the customer if it cannot be worked out) and send a new call.", src, arg, tool),
+				Description:   fmt.Sprintf("(failure_mode validation: %s of %s is treated as malformed, for practice.) The %s rejected it. Correct it to the form shown in exampleArguments (ask the customer if it cannot be worked out) and send a new call; resending this one fails the same way.", arg, tool, src),
 				Code:          "INVALID_ARGUMENT",
 				FieldErrors:   []FieldError{{Field: arg, Expected: "the form shown in exampleArguments"}},
 				// ExampleArguments is filled in by the handler, which knows the tool.
@@ -189,7 +189,7 @@ func injected(tool string, f Fault, attempt int, emptyShape any, key ...string) 
 				ErrorCategory:   rules.Business,
 				Description:     "This account is closed and its record is held for legal retention only; support tools may not act on it. Do not call again: explain to the customer and offer to pass the case to the accounts team.",
 				Code:            "ACCOUNT_RETAINED",
-				CustomerMessage: "This account was closed, so I can't make changes to it myself. I can pass your request to our accounts team, who can help with closed accounts.",
+				CustomerMessage: "This account was closed, so I can't look into it or act on it myself. I can pass your request to our accounts team, who can help with closed accounts.",
 			},
 			errorText: "ERROR: account closed",
 			exception: "AccountStateError: account state RETAINED not in ('ACTIVE','SUSPENDED') (policy_engine/rules.py:212)",
@@ -214,7 +214,7 @@ func internalFault(tool, corr string) failure {
 	return failure{
 		payload: ErrorPayload{
 			ErrorCategory: rules.Transient,
-			Description:   fmt.Sprintf("An unexpected fault stopped %s before it finished; nothing was changed. Try the call once more. If it fails again, report correlationId %s to the platform team instead of retrying.", tool, corr),
+			Description:   fmt.Sprintf("An unexpected fault stopped %s before it finished; nothing was changed. Send the same call again after 1, 2 and 4 seconds (at most 3 resends); if it still fails, stop resending and hand the case to a person with escalate_to_human, quoting correlationId %s for the platform team.", tool, corr),
 			Code:          "INTERNAL_ERROR",
 			CorrelationID: corr,
 		},

@@ -68,13 +68,16 @@ func (s *Server) Preflight(raw []byte) []byte {
 	if len(raw) > 0 && raw[0] == '[' {
 		return batchReply
 	}
+	if reply := envelopeReply(raw); reply != nil {
+		return reply
+	}
 	var top struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
 	}
 	if json.Unmarshal(raw, &top) != nil {
-		return nil // valid JSON of another shape ("hello", 42, a numeric method): mcp-go answers it
+		return nil // envelopeReply has answered every shape this cannot read
 	}
 	if reply := s.shapeReply(top.ID, top.Method, top.Params); reply != nil {
 		return reply
@@ -85,6 +88,61 @@ func (s *Server) Preflight(raw []byte) []byte {
 	}
 	s.observeHead(h)
 	return s.preflightHead(h)
+}
+
+// envelopeReply is the -32600 for valid JSON that is not a JSON-RPC
+// message (JSON-RPC 2.0 §4, §5; MCP's ids are strings or integers, never
+// null), or nil: a JSON value that is not an object (id null); an id
+// that is null, a fraction, an object, an array or a boolean (id null:
+// it cannot be echoed); a method that is not a string, or a message with
+// neither a method nor a result or error (with its id). Answers to the
+// server (result or error) are left alone.
+func envelopeReply(raw []byte) []byte {
+	if len(raw) == 0 || raw[0] != '{' {
+		return invalidRequest(nil, "a JSON-RPC message is a JSON object with \"jsonrpc\": \"2.0\", a \"method\" and (for a request) an \"id\"")
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	_, hasResult := m["result"]
+	_, hasError := m["error"]
+	method, hasMethod := m["method"]
+	id, hasID := m["id"]
+	if !hasMethod && (hasResult || hasError) {
+		return nil // the client's answer to a server request
+	}
+	if hasID {
+		id = bytes.TrimSpace(id)
+		var n json.Number
+		okID := len(id) > 0 && string(id) != "null" && (id[0] == '"' || (json.Unmarshal(id, &n) == nil && !bytes.ContainsAny(id, ".eE")))
+		if !okID {
+			return invalidRequest(nil, "the id must be a string or an integer (MCP allows no null, fraction, object, array or boolean id)")
+		}
+	}
+	var echo json.RawMessage
+	if hasID {
+		echo = id
+	}
+	switch {
+	case !hasMethod:
+		return invalidRequest(echo, "the message has no \"method\": a request names the method to call, e.g. \"tools/list\"")
+	case len(bytes.TrimSpace(method)) == 0 || bytes.TrimSpace(method)[0] != '"':
+		return invalidRequest(echo, "\"method\" must be a string, e.g. \"tools/call\"")
+	}
+	return nil
+}
+
+func invalidRequest(rawID json.RawMessage, msg string) []byte {
+	var id any
+	if rawID != nil {
+		_ = json.Unmarshal(rawID, &id)
+	}
+	return mustMarshal(mcp.JSONRPCError{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(id),
+		Error:   mcp.NewJSONRPCErrorDetails(mcp.INVALID_REQUEST, "Invalid Request: "+msg, nil),
+	})
 }
 
 // shapeReply is the -32602 for params of the wrong shape, or nil.
@@ -99,12 +157,24 @@ func (s *Server) shapeReply(id json.RawMessage, method string, params json.RawMe
 	if p[0] != '{' {
 		return invalidParams(id, "params must be a JSON object")
 	}
+	if method == string(mcp.MethodInitialize) {
+		var init struct {
+			ProtocolVersion json.RawMessage `json:"protocolVersion"`
+		}
+		if json.Unmarshal(p, &init) == nil {
+			if v := bytes.TrimSpace(init.ProtocolVersion); len(v) > 0 && v[0] != '"' {
+				return invalidParams(id, "params.protocolVersion must be a revision as a string, e.g. \"2025-11-25\"")
+			}
+		}
+		return nil
+	}
 	if method != string(mcp.MethodToolsCall) {
 		return nil
 	}
 	var call struct {
-		Name json.RawMessage `json:"name"`
-		Meta json.RawMessage `json:"_meta"`
+		Name      json.RawMessage `json:"name"`
+		Meta      json.RawMessage `json:"_meta"`
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	if json.Unmarshal(p, &call) != nil {
 		return nil
@@ -114,6 +184,12 @@ func (s *Server) shapeReply(id json.RawMessage, method string, params json.RawMe
 	}
 	if m := bytes.TrimSpace(call.Meta); len(m) > 0 && m[0] != '{' && string(m) != "null" {
 		return invalidParams(id, "params._meta must be a JSON object")
+	}
+	if a := bytes.TrimSpace(call.Arguments); len(a) > 0 && a[0] != '{' && string(a) != "null" {
+		// The call breaks the request schema itself (CallToolRequest's
+		// arguments is an object), under every revision: -32602, not a
+		// tool's validation result (LESSON-RULES §1, §9).
+		return invalidParams(id, "params.arguments must be a JSON object of the tool's arguments by name, e.g. {\"order_id\": \"ORD-4471\"}")
 	}
 	return nil
 }
@@ -189,9 +265,23 @@ func newReplyWait() *replyWait {
 	return w
 }
 
-// replyKey is the id a message's reply will carry ("null" for a message
-// mcp-go answers with an id-less error), and whether it gets a reply.
+// ReplyKey is the id a message's reply will carry, as JSON ("null" for a
+// message answered with an id-less error: not JSON-RPC, or an id that
+// cannot be echoed), and whether it gets a reply at all (not for a
+// notification or an answer to the server). Transports pair replies to
+// requests with it.
+func ReplyKey(raw []byte) (string, bool) { return replyKey(raw) }
+
 func replyKey(raw []byte) (string, bool) {
+	if json.Valid(raw) {
+		if reply := envelopeReply(bytes.TrimSpace(raw)); reply != nil {
+			var e struct {
+				ID json.RawMessage `json:"id"`
+			}
+			_ = json.Unmarshal(reply, &e)
+			return string(bytes.TrimSpace(e.ID)), true // the id the -32600 echoes
+		}
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return "null", true

@@ -37,6 +37,18 @@ func TestMalformedFramesGetTheRightError(t *testing.T) {
 		{"bad JSON", `{"jsonrpc":"2.0","id":3,"method":`, mcp.PARSE_ERROR, "null", "Parse error"},
 		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":8,"method":"ping"}`, mcp.INVALID_REQUEST, "8", "JSON-RPC version"},
 		{"unknown method", `{"jsonrpc":"2.0","id":9,"method":"tools/execute"}`, mcp.METHOD_NOT_FOUND, "9", "not found"},
+		{"arguments a string", `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"lookup_order","arguments":"str"}}`, mcp.INVALID_PARAMS, "10", "params.arguments must be a JSON object"},
+		{"arguments an array", `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"lookup_order","arguments":[1,2]}}`, mcp.INVALID_PARAMS, "11", "params.arguments must be a JSON object"},
+		{"a JSON string", `"just a string"`, mcp.INVALID_REQUEST, "null", "JSON object"},
+		{"a number", `123`, mcp.INVALID_REQUEST, "null", "JSON object"},
+		{"true", `true`, mcp.INVALID_REQUEST, "null", "JSON object"},
+		{"a numeric method", `{"jsonrpc":"2.0","id":2,"method":5}`, mcp.INVALID_REQUEST, "2", `"method" must be a string`},
+		{"no method", `{"jsonrpc":"2.0","id":1}`, mcp.INVALID_REQUEST, "1", `no "method"`},
+		{"nothing at all", `{"jsonrpc":"2.0"}`, mcp.INVALID_REQUEST, "null", `no "method"`},
+		{"an object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, mcp.INVALID_REQUEST, "null", "string or an integer"},
+		{"a fraction id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, mcp.INVALID_REQUEST, "null", "string or an integer"},
+		{"a null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, mcp.INVALID_REQUEST, "null", "string or an integer"},
+		{"a numeric protocolVersion", `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":5}}`, mcp.INVALID_PARAMS, "7", "params.protocolVersion must be"},
 	}
 	srv := mockserver.New(mockserver.Options{})
 	for _, c := range cases {

@@ -272,7 +272,13 @@ func runCustomerLookup(s *Server, args map[string]any) outcome {
 	case "transient":
 		return fail(injected("customer_lookup", Fault{Kind: FaultAccessFailure}, s.attempts("customer_lookup"), nil))
 	case "validation":
-		return fail(badFormat("identifier", "a customer id (C-1001) or an email address", ident, map[string]any{"identifier": "C-1001"}, "identifier"))
+		fl := injected("customer_lookup", Fault{Kind: FaultValidation}, 0, nil)
+		fl.payload.FieldErrors[0].Expected = "a customer id (C-NNNN) or an email address"
+		fl.payload.ExampleArguments = map[string]any{"identifier": "maria.lopez@example.com"}
+		if ident != "C-1001" {
+			fl.payload.ExampleArguments = map[string]any{"identifier": "C-1001"}
+		}
+		return fail(fl)
 	case "business":
 		return fail(injected("customer_lookup", Fault{Kind: FaultBusiness}, 0, nil))
 	case "permission":
@@ -291,7 +297,13 @@ func runCustomerLookup(s *Server, args map[string]any) outcome {
 			found = append(found, c)
 		}
 	default:
-		return fail(badFormat("identifier", "a customer id (C-1001) or an email address", ident, map[string]any{"identifier": "C-1001"}, "identifier"))
+		fl := injected("customer_lookup", Fault{Kind: FaultValidation}, 0, nil)
+		fl.payload.FieldErrors[0].Expected = "a customer id (C-NNNN) or an email address"
+		fl.payload.ExampleArguments = map[string]any{"identifier": "maria.lopez@example.com"}
+		if ident != "C-1001" {
+			fl.payload.ExampleArguments = map[string]any{"identifier": "C-1001"}
+		}
+		return fail(fl)
 	}
 	if len(found) == 0 {
 		return ok(emptyCustomers(args))
@@ -356,7 +368,7 @@ func runProcessRefund(s *Server, args map[string]any) outcome {
 		return fail(failure{
 			payload: ErrorPayload{
 				ErrorCategory: rules.Business,
-				Description: fmt.Sprintf("Order %s was delivered %d days ago and automatic refunds close %d days after delivery. Resending will be refused the same way. Explain the window to the customer and offer a goodwill request through escalate_to_human.",
+				Description: fmt.Sprintf("Order %s was delivered %d days ago and automatic refunds close %d days after delivery. Resending will be refused the same way. Explain the window to the customer (customerMessage) and offer a goodwill request; call escalate_to_human for it only once they want one.",
 					id, o.DaysSince, RefundWindowDays),
 				Code:            "REFUND_WINDOW_EXCEEDED",
 				CustomerMessage: fmt.Sprintf("Your %s arrived %d days ago, which is past our %d-day refund window, so I can't refund this order automatically. I can ask the team to consider a goodwill refund if you'd like.", o.Item, o.DaysSince, RefundWindowDays),

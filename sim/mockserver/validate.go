@@ -102,7 +102,7 @@ func collect(e *jsonschema.ValidationError, out *[]FieldError) {
 			*out = append(*out, FieldError{Field: join(field, m), Expected: "a value (required)"})
 		}
 	case *kind.Type:
-		*out = append(*out, FieldError{Field: field, Expected: "a " + strings.Join(k.Want, " or "), Received: "a " + k.Got})
+		*out = append(*out, FieldError{Field: orRoot(field), Expected: article(strings.Join(k.Want, " or ")), Received: article(k.Got)})
 	case *kind.Enum:
 		want := make([]string, len(k.Want))
 		for i, w := range k.Want {
@@ -116,6 +116,15 @@ func collect(e *jsonschema.ValidationError, out *[]FieldError) {
 	default:
 		*out = append(*out, FieldError{Field: orRoot(field), Expected: fmt.Sprint(e.ErrorKind)})
 	}
+}
+
+// article puts "a" or "an" before a JSON type name: "an object", "an
+// integer", "a string".
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an " + w
+	}
+	return "a " + w
 }
 
 func join(a, b string) string {

@@ -1,6 +1,10 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
 
 // Move is what a client did after a tool result a server gave it, as the
 // server sees it: the next tools/call the same client sent once the
@@ -22,9 +26,34 @@ const (
 	MoveOtherTool Move = "other_tool"
 	// MoveEscalate: the escalation tool (escalate_to_human).
 	MoveEscalate Move = "escalate"
+	// MoveRebuild: the same body sent again after a protocol error the
+	// transport gave for the request's headers (a 2026-07-28 header
+	// mismatch, -32020), with the headers now changed: the client rebuilt
+	// the request, which is the fix_client move, not a resend.
+	MoveRebuild Move = "rebuild"
 	// MoveStop: no further tool call before the client's session ended.
 	MoveStop Move = "stop"
 )
+
+// ThinkSeconds is how long a client may take to decide its next move
+// after a result (a model reading it, a person answering) before a server
+// that stops may count the silence as a decision to stop. See MoveWindow.
+const ThinkSeconds = 30
+
+// MoveWindow is how many seconds after a result a client's next move may
+// still come: the wait the rules ask for before a resend of a transient
+// failure within the cap (the backoff of LESSON-RULES §2, or the
+// retryAfterSeconds of §9), plus ThinkSeconds. When a server stops sooner
+// than that after a result with no move yet, the move was cut off by the
+// server: it is pending, not a stop (a client cannot be blamed for a move
+// the server never let it make).
+func MoveWindow(s Situation, resend int, retryAfterSeconds float64) float64 {
+	w := 0.0
+	if s.Kind() == string(Transient) {
+		w = BackoffSeconds(max(resend, 1), retryAfterSeconds)
+	}
+	return w + ThinkSeconds
+}
 
 // Observed is one client move and what the server measured around it.
 type Observed struct {
@@ -38,6 +67,11 @@ type Observed struct {
 	Resend int
 	// RetryAfterSeconds is the wait the failed result asked for (0: none).
 	RetryAfterSeconds float64
+	// RefusedAgain, for a resend after a result with retryAfterSeconds,
+	// says whether the server refused the resend again for the same limit
+	// (nil: not known). The server's own decision is the one comparison
+	// of the wait against retryAfterSeconds: the grade follows it.
+	RefusedAgain *bool
 }
 
 // waitTolerance is how much shorter than the backoff a real client's wait
@@ -57,6 +91,8 @@ func ActionOfMove(s Situation, o Observed) (Action, string) {
 	switch o.Move {
 	case MoveResend:
 		return RetrySame, fmt.Sprintf("resent the same call after %s", seconds(o.WaitSeconds))
+	case MoveRebuild:
+		return FixClient, "sent the same body again with the request's headers corrected: the request was rebuilt"
 	case MoveConfirm:
 		return AskConfirmation, "called again with confirmedByUser: true, the customer's yes"
 	case MoveEscalate:
@@ -83,7 +119,9 @@ func ActionOfMove(s Situation, o Observed) (Action, string) {
 		case "transient-exhausted":
 			return ReportPartial, what + ", going on without the missing answer"
 		case string(Business):
-			return ExplainAlternative, what + ": another path"
+			// Read as moving on; ScoreObserved holds it below best: the
+			// server cannot see an explanation, only another call.
+			return ExplainAlternative, what + ", moving on without the refused call"
 		}
 		return ExplainAlternative, what + ", leaving this call behind"
 	}
@@ -133,6 +171,14 @@ type ObservedVerdict struct {
 func ScoreObserved(s Situation, o Observed) ObservedVerdict {
 	action, reading := ActionOfMove(s, o)
 	ov := ObservedVerdict{Verdict: Score(s, action), Reading: reading}
+	if o.Move == MoveOtherTool && s.Kind() == string(Business) && ov.Grade == GradeBest {
+		// An unrelated call after a refusal is no explanation the server
+		// can see: it may be the next task, or a way around the rule. The
+		// refusal's own paths are telling the customer (no further call)
+		// and the escalation it names.
+		ov.Grade = GradeAcceptable
+		ov.Why = "Moving on does not resend the refused call, which is right, but another tool is not an explanation: tell the customer the rule (customerMessage) and offer the path the refusal names, escalate_to_human for a goodwill or approval request."
+	}
 	if o.Move != MoveResend {
 		return ov
 	}
@@ -142,14 +188,24 @@ func ScoreObserved(s Situation, o Observed) ObservedVerdict {
 		return ov
 	}
 	ov.WantedWait = BackoffSeconds(max(o.Resend, 1), o.RetryAfterSeconds)
-	waited := o.WaitSeconds >= ov.WantedWait*waitTolerance
+	var waited bool
+	if o.RetryAfterSeconds > 0 {
+		// No tolerance here: the server refuses anything sooner, and when
+		// it is known whether it did, that decision is the grade's.
+		waited = o.WaitSeconds >= ov.WantedWait
+		if o.RefusedAgain != nil {
+			waited = !*o.RefusedAgain
+		}
+	} else {
+		waited = o.WaitSeconds >= ov.WantedWait*waitTolerance
+	}
 	ov.WaitOK = &waited
 	switch {
 	case waited:
-	case o.RetryAfterSeconds > 0 && o.WaitSeconds < o.RetryAfterSeconds*waitTolerance:
+	case o.RetryAfterSeconds > 0:
 		ov.Wasted = true
 		ov.Grade, ov.Rule = GradeWrong, Lookup(RuleRateLimit)
-		ov.Why = fmt.Sprintf("Resending was the right move, but after %s: the server asked for %s (retryAfterSeconds), so this resend is refused again and wasted.",
+		ov.Why = fmt.Sprintf("Resending was the right move, but after %s: the server asked for %s (retryAfterSeconds) and refused this resend again, so it was wasted.",
 			seconds(o.WaitSeconds), seconds(o.RetryAfterSeconds))
 	default:
 		ov.Grade, ov.Rule = GradeAcceptable, Lookup(RuleTransient)
@@ -161,8 +217,7 @@ func ScoreObserved(s Situation, o Observed) ObservedVerdict {
 
 // seconds renders a duration in seconds for a sentence: "0.3 s", "2 s".
 func seconds(s float64) string {
-	if s == float64(int(s)) {
-		return fmt.Sprintf("%d s", int(s))
-	}
-	return fmt.Sprintf("%.1f s", s)
+	// Cut, not rounded, to hundredths: a wait of 4.999 s before a
+	// retryAfterSeconds of 5 reads "4.99 s", never "5 s".
+	return strconv.FormatFloat(math.Floor(s*100)/100, 'f', -1, 64) + " s"
 }

@@ -33,6 +33,8 @@ func TestObservedMovesReadAsActions(t *testing.T) {
 		{"business, resent", business, Observed{Move: MoveResend, WaitSeconds: 2, Resend: 1}, RetrySame, GradeWrong},
 		{"business, stopped", business, Observed{Move: MoveStop}, ExplainAlternative, GradeBest},
 		{"business, escalated", business, Observed{Move: MoveEscalate}, EscalateHuman, GradeAcceptable},
+		{"business, an unrelated tool is not an explanation", business, Observed{Move: MoveOtherTool, Tool: "search_support_tickets"}, ExplainAlternative, GradeAcceptable},
+		{"protocol from the headers, same body with new headers", protocol, Observed{Move: MoveRebuild}, FixClient, GradeBest},
 		{"business, reworded the arguments", business, Observed{Move: MoveChangeArgs}, FixInput, GradeWrong},
 		{"permission, escalated", permission, Observed{Move: MoveEscalate}, EscalateHuman, GradeBest},
 		{"permission, another tool", permission, Observed{Move: MoveOtherTool, Tool: "customer_lookup"}, FixInput, GradeWrong},
@@ -53,7 +55,7 @@ func TestObservedMovesReadAsActions(t *testing.T) {
 			if got.Reading == "" || got.Why == "" || got.Rule.ID == "" {
 				t.Errorf("reading %q, why %q, rule %q: each should be set", got.Reading, got.Why, got.Rule.ID)
 			}
-			if plain := Score(c.s, c.want); c.o.Move != MoveResend && plain.Grade != got.Grade {
+			if plain := Score(c.s, c.want); c.o.Move != MoveResend && c.o.Move != MoveOtherTool && plain.Grade != got.Grade {
 				t.Errorf("grade %s differs from Score's %s for the same action", got.Grade, plain.Grade)
 			}
 		})
@@ -64,6 +66,7 @@ func TestObservedMovesReadAsActions(t *testing.T) {
 // backoff and to retryAfterSeconds; resends that cannot work are wasted.
 func TestResendWaitsAndWaste(t *testing.T) {
 	transient := Situation{Layer: LayerExecution, Category: Transient}
+	yes, no := true, false
 	cases := []struct {
 		name   string
 		s      Situation
@@ -78,6 +81,9 @@ func TestResendWaitsAndWaste(t *testing.T) {
 		{"resend at once", transient, Observed{Move: MoveResend, WaitSeconds: 0.01, Resend: 1}, GradeAcceptable, false, false, RuleTransient},
 		{"resend before retryAfterSeconds 5", transient, Observed{Move: MoveResend, WaitSeconds: 2, Resend: 1, RetryAfterSeconds: 5}, GradeWrong, true, false, RuleRateLimit},
 		{"resend after retryAfterSeconds 5", transient, Observed{Move: MoveResend, WaitSeconds: 5.1, Resend: 1, RetryAfterSeconds: 5}, GradeBest, false, true, RuleTransient},
+		{"resend 4.5 s into retryAfterSeconds 5 (the server refuses it)", transient, Observed{Move: MoveResend, WaitSeconds: 4.5, Resend: 1, RetryAfterSeconds: 5}, GradeWrong, true, false, RuleRateLimit},
+		{"resend after 5.2 s the server still refused", transient, Observed{Move: MoveResend, WaitSeconds: 5.2, Resend: 1, RetryAfterSeconds: 5, RefusedAgain: &yes}, GradeWrong, true, false, RuleRateLimit},
+		{"resend the server let through", transient, Observed{Move: MoveResend, WaitSeconds: 5.01, Resend: 1, RetryAfterSeconds: 5, RefusedAgain: &no}, GradeBest, false, true, RuleTransient},
 		{"resend of a business refusal", Situation{Layer: LayerExecution, Category: Business}, Observed{Move: MoveResend, WaitSeconds: 9, Resend: 1}, GradeWrong, true, false, RuleRetryableMeaning},
 	}
 	for _, c := range cases {
@@ -90,5 +96,29 @@ func TestResendWaitsAndWaste(t *testing.T) {
 				t.Errorf("WaitOK %v, want %v", got.WaitOK, c.waitOK)
 			}
 		})
+	}
+}
+
+// TestWaitShownAsCompared: a wait just short of retryAfterSeconds never
+// reads as the full wait in the card's sentence.
+func TestWaitShownAsCompared(t *testing.T) {
+	got := ScoreObserved(Situation{Layer: LayerExecution, Category: Transient}, Observed{Move: MoveResend, WaitSeconds: 4.999, Resend: 1, RetryAfterSeconds: 5})
+	if got.Reading != "resent the same call after 4.99 s" {
+		t.Errorf("reading %q", got.Reading)
+	}
+}
+
+// TestMoveWindow: a server that stops within the backoff (plus the
+// thinking time) of a transient failure cut the client's move off.
+func TestMoveWindow(t *testing.T) {
+	tr := Situation{Layer: LayerExecution, Category: Transient}
+	if w := MoveWindow(tr, 2, 0); w != 2+ThinkSeconds {
+		t.Errorf("second resend window %v", w)
+	}
+	if w := MoveWindow(tr, 1, 10); w != 10+ThinkSeconds {
+		t.Errorf("retryAfter window %v", w)
+	}
+	if w := MoveWindow(Situation{Layer: LayerExecution, Category: Business}, 1, 0); w != ThinkSeconds {
+		t.Errorf("business window %v", w)
 	}
 }

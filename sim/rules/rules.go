@@ -357,6 +357,27 @@ func CategoryRule(c Category) Rule {
 	return Lookup(RuleMetadataFields)
 }
 
+// HeaderMismatchCode is the JSON-RPC error 2026-07-28's Streamable HTTP
+// transport answers when the MCP-Protocol-Version, Mcp-Method or Mcp-Name
+// header of a request is missing or does not match its body: the request
+// is refused before any tool runs, so it is a protocol error the client
+// fixes (LESSON-RULES §1).
+const HeaderMismatchCode = -32020
+
+// RequestRefused reports whether a JSON-RPC error code says the request
+// itself could not be taken, before any method or tool ran (LESSON-RULES
+// §1): -32700 (not JSON), -32600 (not a valid request), -32042 (a URL
+// elicitation is required, 2025-11-25) and -32020 (a transport header
+// that does not match the body, 2026-07-28). Such an answer to a
+// tools/call is on the right layer whatever the tool.
+func RequestRefused(code int) bool {
+	switch code {
+	case -32700, -32600, -32042, HeaderMismatchCode:
+		return true
+	}
+	return false
+}
+
 // MaxRetries is the cap on resends of a transient failure (LESSON-RULES §2,
 // §5): after the first call fails, at most three more tries of the same
 // call, waiting 1 s, 2 s and 4 s before them. The cap is enforced by code,

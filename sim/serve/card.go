@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/errorlab/errorlab/sim/mockserver"
@@ -83,6 +84,9 @@ type Entry struct {
 	// Feedback is the scenario's own text for the action, when the
 	// failure is the served scenario's.
 	Feedback string `json:"feedback,omitempty"`
+	// CutOff marks a pending failure whose move the server's stopping cut
+	// off (rules.MoveWindow): not scored.
+	CutOff bool `json:"serverStopped,omitempty"`
 }
 
 // Truth is the situation a failure really was.
@@ -98,41 +102,73 @@ type Truth struct {
 // entry is an Entry with what the card needs to judge the next move.
 type entry struct {
 	Entry
-	sent       time.Time
+	call       *callRec
 	sit        rules.Situation
 	retryAfter float64
+	// move is the call read as this failure's next move (nil: none yet);
+	// prev the failure this one's call was the resend of.
+	move *callRec
+	prev *entry
 }
+
+// callRec is one tools/call the card has seen.
+type callRec struct {
+	seq            int
+	tool           string
+	args           json.RawMessage
+	received, sent time.Time
+	class          *rules.Classification
+	e              *entry // the failure it was answered with, if any
+}
+
+// before orders calls by arrival, then (same instant) by number.
+func (r *callRec) before(o *callRec) bool {
+	if !r.received.Equal(o.received) {
+		return r.received.Before(o.received)
+	}
+	return r.seq < o.seq
+}
+
+// recentCalls is how many of a session's last tools/calls the card keeps
+// to pair moves that arrived out of order (replies sent out of order).
+const recentCalls = 256
 
 // cardBuilder keeps a session's card as its exchanges arrive.
 type cardBuilder struct {
 	calls   int
 	entries []*entry
 	open    []*entry
+	recent  []*callRec // by received time
 }
 
-// observe takes one exchange (in the order responses were sent). A
-// tools/call is first the move for every failure whose result was out
-// before it arrived; then, if its own result asks for a decision, it
-// becomes an entry waiting for the next move.
+// observe takes one exchange. The card does not depend on the order the
+// responses went out in, only on when each call arrived and its result
+// left: a failure's move is the first call (by arrival) after it that
+// either arrived once its result was out (a reaction), or is the same
+// call again sent while the result was still on its way (a resend made
+// without waiting: wait 0). Other calls sent while the result was on its
+// way are not a reaction to it.
 func (c *cardBuilder) observe(ex Exchange, truth *rules.Classification, sc *Scenario) {
 	if ex.Method != "tools/call" || ex.Response == nil {
 		return
 	}
 	c.calls++
-	var resent *entry
-	still := c.open[:0]
-	for _, e := range c.open {
-		if e.sent.After(ex.Received) {
-			still = append(still, e) // in flight together: not a reaction
-			continue
-		}
-		o := e.moveTo(ex)
-		if o.Move == rules.MoveResend && resent == nil {
-			resent = e
-		}
-		e.decide(o, sc)
+	rec := &callRec{seq: ex.Seq, tool: ex.Tool, args: ex.Arguments, received: ex.Received, sent: ex.Sent, class: ex.Class}
+	i := len(c.recent)
+	for i > 0 && rec.before(c.recent[i-1]) {
+		i--
 	}
-	c.open = still
+	c.recent = slices.Insert(c.recent, i, rec)
+	if len(c.recent) > 2*recentCalls {
+		c.recent = slices.Clone(c.recent[len(c.recent)-recentCalls:])
+	}
+
+	// rec as the move of failures already on the card.
+	for _, e := range c.candidates(rec) {
+		if e.call.before(rec) && e.qualifies(rec) && (e.move == nil || rec.before(e.move)) {
+			c.setMove(e, rec, sc)
+		}
+	}
 
 	seen := ex.Class
 	if seen == nil {
@@ -145,13 +181,9 @@ func (c *cardBuilder) observe(ex Exchange, truth *rules.Classification, sc *Scen
 	if sit.Layer == rules.LayerSuccess && !sit.Empty {
 		return // a plain success needs no recovery
 	}
-	e := &entry{sent: ex.Sent, sit: sit}
+	e := &entry{call: rec, sit: sit}
+	rec.e = e
 	e.Seq, e.Time, e.Tool, e.Arguments = ex.Seq, ex.Sent, ex.Tool, ex.Arguments
-	e.Attempt = 1
-	if resent != nil && resent.Tool == ex.Tool && bytes.Equal(resent.Arguments, ex.Arguments) {
-		e.Attempt = resent.Attempt + 1
-	}
-	e.sit.RetriesExhausted = sit.Category == rules.Transient && e.Attempt > rules.MaxRetries
 	if seen.Layer != truth.Layer {
 		e.sit.Seen, e.Seen = seen.Layer, seen.Layer
 	}
@@ -160,32 +192,117 @@ func (c *cardBuilder) observe(ex Exchange, truth *rules.Classification, sc *Scen
 	}
 	e.Served = served(*seen)
 	e.Truth = Truth{Layer: truth.Layer, ErrorCategory: truth.ErrorCategory, ProtocolCode: truth.ProtocolCode,
-		Empty: truth.Empty, RequiresUser: truth.Meta.RequiresUserAction, RetriesExhausted: e.sit.RetriesExhausted}
+		Empty: truth.Empty, RequiresUser: truth.Meta.RequiresUserAction}
+	e.Pending = true
+	for _, p := range c.entries { // the failure this call resent, if any
+		if p.move == rec && p.Move == rules.MoveResend {
+			e.prev = p
+		}
+	}
+	c.refresh(e, sc)
+	j := len(c.entries)
+	for j > 0 && rec.before(c.entries[j-1].call) {
+		j--
+	}
+	c.entries = slices.Insert(c.entries, j, e)
+	c.open = append(c.open, e)
+	// Its move may have arrived already (a reply that left late).
+	for _, r := range c.recent {
+		if rec.before(r) && e.qualifies(r) {
+			c.setMove(e, r, sc)
+			break
+		}
+	}
+}
+
+// candidates are the failures whose move rec could be: those without one
+// and those whose move arrived after rec.
+func (c *cardBuilder) candidates(rec *callRec) []*entry {
+	out := slices.Clone(c.open)
+	for _, r := range c.recent {
+		if e := r.e; e != nil && e.move != nil && rec.before(e.move) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// qualifies reports whether call r can be e's move: it arrived once e's
+// result was out, or it is e's call again.
+func (e *entry) qualifies(r *callRec) bool {
+	return !r.received.Before(e.call.sent) || e.same(r)
+}
+
+func (e *entry) same(r *callRec) bool {
+	return r.tool == e.Tool && bytes.Equal(r.args, e.Arguments)
+}
+
+// setMove makes r e's move and scores it; a resend's own failure then
+// counts one attempt more.
+func (c *cardBuilder) setMove(e *entry, r *callRec, sc *Scenario) {
+	if old := e.move; old != nil && old.e != nil && old.e.prev == e {
+		old.e.prev = nil
+		c.refresh(old.e, sc)
+	}
+	e.move = r
+	c.open = slices.DeleteFunc(c.open, func(x *entry) bool { return x == e })
+	e.decide(e.moveTo(r), sc)
+	if e.Move == rules.MoveResend && r.e != nil {
+		r.e.prev = e
+		c.refresh(r.e, sc)
+	}
+}
+
+// refresh recomputes e's attempt (and what depends on it) from the
+// failure it resent, then its verdict, and passes the change on along a
+// chain of resends.
+func (c *cardBuilder) refresh(e *entry, sc *Scenario) {
+	e.Attempt = 1
+	if e.prev != nil {
+		e.Attempt = e.prev.Attempt + 1
+	}
+	e.sit.RetriesExhausted = e.sit.Category == rules.Transient && e.Attempt > rules.MaxRetries
+	e.Truth.RetriesExhausted = e.sit.RetriesExhausted
 	if rec, ok := rules.Recommend(e.sit); ok {
 		e.BestAction = rec.Best
 	}
-	e.Pending = true
-	c.entries = append(c.entries, e)
-	c.open = append(c.open, e)
+	if e.move != nil {
+		e.decide(e.moveTo(e.move), sc)
+		if e.Move == rules.MoveResend && e.move.e != nil && e.move.e.prev == e {
+			c.refresh(e.move.e, sc)
+		}
+	}
 }
 
-// moveTo reads the call ex as the move made after e's result.
-func (e *entry) moveTo(ex Exchange) rules.Observed {
-	wait := math.Max(ex.Received.Sub(e.sent).Seconds(), 0)
-	o := rules.Observed{WaitSeconds: wait, RetryAfterSeconds: e.retryAfter, Tool: ex.Tool}
+// moveTo reads the call r as the move made after e's result.
+func (e *entry) moveTo(r *callRec) rules.Observed {
+	wait := math.Max(r.received.Sub(e.call.sent).Seconds(), 0)
+	o := rules.Observed{WaitSeconds: wait, RetryAfterSeconds: e.retryAfter, Tool: r.tool}
 	switch {
-	case ex.Tool == e.Tool && bytes.Equal(ex.Arguments, e.Arguments):
+	case e.same(r) && e.Truth.ProtocolCode == rules.HeaderMismatchCode && !headerMismatch(r.class):
+		// The transport refused the headers, not the body: the same body
+		// that now gets through was sent with its headers fixed.
+		o.Move = rules.MoveRebuild
+	case e.same(r):
 		o.Move, o.Resend = rules.MoveResend, e.Attempt
-	case ex.Tool == e.Tool && addsConfirmation(e.Arguments, ex.Arguments):
+		if e.retryAfter > 0 && r.class != nil {
+			refused := r.class.Meta.RetryAfterSeconds != nil
+			o.RefusedAgain = &refused
+		}
+	case r.tool == e.Tool && addsConfirmation(e.Arguments, r.args):
 		o.Move = rules.MoveConfirm
-	case ex.Tool == e.Tool:
+	case r.tool == e.Tool:
 		o.Move = rules.MoveChangeArgs
-	case ex.Tool == mockserver.EscalationTool:
+	case r.tool == mockserver.EscalationTool:
 		o.Move = rules.MoveEscalate
 	default:
 		o.Move = rules.MoveOtherTool
 	}
 	return o
+}
+
+func headerMismatch(cl *rules.Classification) bool {
+	return cl != nil && cl.Layer == rules.LayerProtocol && cl.ProtocolCode == rules.HeaderMismatchCode
 }
 
 // addsConfirmation reports whether after is before with confirmedByUser
@@ -230,13 +347,23 @@ func (e *entry) decide(o rules.Observed, sc *Scenario) {
 	}
 }
 
-// finish marks every failure still waiting as "stopped": the session
-// ended without another call.
-func (c *cardBuilder) finish() {
+// finish ends the card at now. A failure still waiting for a move is
+// "stopped" (the client made no further call) when the client ended its
+// session, or when the server stopped long after the result (past
+// rules.MoveWindow); when the server stopped sooner, its move was cut
+// off: it stays pending, marked "server stopped".
+func (c *cardBuilder) finish(serverStopped bool, now time.Time) {
+	still := c.open[:0]
 	for _, e := range c.open {
+		waited := now.Sub(e.call.sent).Seconds()
+		if serverStopped && waited < rules.MoveWindow(e.sit, e.Attempt, e.retryAfter) {
+			e.CutOff = true
+			still = append(still, e)
+			continue
+		}
 		e.decide(rules.Observed{Move: rules.MoveStop}, nil)
 	}
-	c.open = nil
+	c.open = still
 }
 
 // view is the card at time now (pending entries show the wait so far).
@@ -247,7 +374,7 @@ func (c *cardBuilder) view(now time.Time) Card {
 		switch {
 		case en.Pending:
 			card.Pending++
-			w := math.Round(math.Max(now.Sub(e.sent).Seconds(), 0)*10) / 10
+			w := math.Round(math.Max(now.Sub(e.call.sent).Seconds(), 0)*10) / 10
 			en.WaitSeconds = &w
 		case en.Grade == rules.GradeBest:
 			card.Best++

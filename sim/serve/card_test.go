@@ -144,7 +144,10 @@ func TestReportCardsOfNaiveAndInformedClients(t *testing.T) {
 	}
 	nv, inf := cards["naive-agent"], cards["informed-agent"]
 
-	if inf.Wrong != 0 || inf.Wasted != 0 || inf.Acceptable != 0 || inf.Best != len(inf.Entries) || len(inf.Entries) != 10 {
+	// The one acceptable: after the refund refusal the informed agent moves
+	// on to its next task, which the server cannot tell from an
+	// explanation (finding 4: another tool is not read as best).
+	if inf.Wrong != 0 || inf.Wasted != 0 || inf.Acceptable != 1 || inf.Best != len(inf.Entries)-1 || len(inf.Entries) != 10 {
 		t.Errorf("informed card: %s", inf.Summary())
 		for _, e := range inf.Entries {
 			t.Logf("  #%d %s %s → %s: %s %s (%s)", e.Seq, e.Tool, e.Served, e.Reading, e.Grade, e.Action, e.Why)
@@ -173,7 +176,7 @@ func TestReportCardsOfNaiveAndInformedClients(t *testing.T) {
 		"customer_lookup transient resend acceptable":            3,
 		"lookup_order validation resend wrong":                   3,
 		"get_customer permission other_tool wrong":               1,
-		"process_refund business other_tool best":                1,
+		"process_refund business other_tool acceptable":          1,
 		"search_support_tickets transient other_tool acceptable": 1,
 	} {
 		if moves[want] != n {

@@ -236,7 +236,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	fresh := false
 	switch {
 	case mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(head.Params.Meta.ProtocolVersion):
-		hs = h.statelessFor(head.client())
+		hs = h.statelessFor(head.client(), r.RemoteAddr)
 	case head.Method == string(mcp.MethodInitialize):
 		hs, fresh = h.newLegacy(), true
 	case sid == "":
@@ -368,7 +368,7 @@ func (h *HTTPHandler) sessionVerb(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		delete(h.legacy, sid)
 		h.mu.Unlock()
-		h.s.endSession(hs.ss)
+		h.s.endSession(hs.ss, false) // the client's DELETE
 	}
 }
 
@@ -389,13 +389,17 @@ func (h *HTTPHandler) newLegacy() *httpSession {
 	return &httpSession{ss: ss, h: h.s.streamable(ss.srv, server.WithSessionIdManager(&oneSession{id: ss.id}))}
 }
 
-// statelessFor is the session of a 2026-07-28 client: one per clientInfo
-// (there is no session id to tell clients apart).
-func (h *HTTPHandler) statelessFor(client string) *httpSession {
+// statelessFor is the session of a 2026-07-28 client: there is no
+// session id, so a client is its TCP connection (remote address and port,
+// kept alive between requests by every HTTP client library) and the
+// clientInfo it sends: two copies of one client on two connections get
+// two cards.
+func (h *HTTPHandler) statelessFor(client, remote string) *httpSession {
 	key := client
 	if key == "" {
 		key = "(no clientInfo)"
 	}
+	key += " @ " + remote
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if hs, ok := h.stateless[key]; ok {
@@ -435,7 +439,7 @@ func (h *HTTPHandler) endAll() {
 	}
 	h.mu.Unlock()
 	for _, hs := range all {
-		h.s.endSession(hs.ss)
+		h.s.endSession(hs.ss, true)
 	}
 }
 

@@ -271,7 +271,7 @@ func (rp *replay) finish() *Server {
 	s.cfg.Now = func() time.Time { return end }
 	for _, ss := range rp.order {
 		ss.ended, ss.endedAt = true, rp.last[ss]
-		ss.card.finish()
+		ss.card.finish(false, rp.last[ss]) // the log holds no stop: read as the client's end
 		if len(ss.exchanges) > MaxKept {
 			ss.exchanges = slices.Clone(ss.exchanges[len(ss.exchanges)-MaxKept:])
 		}

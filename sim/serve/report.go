@@ -92,6 +92,9 @@ func writeCardMarkdown(b *strings.Builder, c Card) {
 
 // moveText is the client's move in words, with the wait.
 func moveText(e Entry) string {
+	if e.CutOff {
+		return "pending (server stopped): no call before the server stopped, too soon to read as a stop"
+	}
 	if e.Pending {
 		return "no call yet"
 	}

@@ -215,31 +215,35 @@ func (s *Server) dropSession(ss *session) {
 }
 
 // endSession closes a session's report card: failures still waiting for
-// a move are marked "stopped".
-func (s *Server) endSession(ss *session) {
+// a move are marked "stopped", or, when the server is stopping
+// (serverStopped) soon after them, left pending as cut off (see
+// cardBuilder.finish).
+func (s *Server) endSession(ss *session, serverStopped bool) {
 	ss.mu.Lock()
-	already := ss.ended
+	if ss.ended {
+		ss.mu.Unlock()
+		return
+	}
 	ss.ended = true
 	ss.endedAt = s.cfg.Now()
-	ss.card.finish()
+	ss.card.finish(serverStopped, ss.endedAt)
 	if len(ss.exchanges) > KeptWhenEnded { // the card stays whole; the history need not
 		ss.exchanges = slices.Clone(ss.exchanges[len(ss.exchanges)-KeptWhenEnded:])
 	}
 	ss.mu.Unlock()
-	if !already {
-		s.diag.Printf("session %s ended", ss.id)
-		s.notify()
-	}
+	s.diag.Printf("session %s ended", ss.id)
+	s.notify()
 }
 
-// Finish ends every session (their failures without a move are marked
-// "stopped") and returns the final report. Call it when serving is over.
+// Finish ends every session still open as the server stops (their
+// failures without a move are "stopped", or pending when the stop cut
+// the move off) and returns the final report. Call it when serving is over.
 func (s *Server) Finish() Report {
 	s.mu.Lock()
 	all := append([]*session(nil), s.sessions...)
 	s.mu.Unlock()
 	for _, ss := range all {
-		s.endSession(ss)
+		s.endSession(ss, true)
 	}
 	return s.Report()
 }

@@ -23,7 +23,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	in := &lineTap{r: r, line: p.request}
 	out := &writeTap{w: w, line: p.response}
 	err := ss.srv.ServeStdio(ctx, in, out)
-	s.endSession(ss)
+	s.endSession(ss, ctx.Err() != nil) // the input's end is the client's; a cancelled ctx the server's
 	return err
 }
 
@@ -46,26 +46,9 @@ type stdioPairs struct {
 	nullQ   []stdioRequest
 }
 
-// kind of a client line: what reply it expects.
-func lineKind(raw []byte) (key string, replies bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return "null", true // not a JSON object: a parse error or a batch error, id null
-	}
-	id, hasID := m["id"]
-	_, hasMethod := m["method"]
-	_, hasResult := m["result"]
-	_, hasError := m["error"]
-	switch {
-	case hasID && (hasMethod || !(hasResult || hasError)):
-		return string(bytes.TrimSpace(id)), true
-	case hasMethod:
-		return "", false // a notification
-	case hasResult || hasError:
-		return "", false // the client's answer to a server request
-	}
-	return "null", true // an object that is no message: an error with id null
-}
+// lineKind is what reply a client line expects: the engine's own rule
+// (mockserver.ReplyKey), so pairing and answering never disagree.
+func lineKind(raw []byte) (key string, replies bool) { return mockserver.ReplyKey(raw) }
 
 func (p *stdioPairs) request(raw []byte, oversize bool) {
 	now := p.s.cfg.Now()

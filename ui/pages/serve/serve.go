@@ -958,6 +958,9 @@ func entryLines(st *styles.Styles, e serve.Entry, w int, selected bool) []string
 			wait = *e.WaitSeconds
 		}
 		move = fmt.Sprintf("no call yet (%.0f s); best %s", wait, e.BestAction)
+		if e.CutOff {
+			move = fmt.Sprintf("pending (server stopped after %.0f s); best %s", wait, e.BestAction)
+		}
 	}
 	text := fmt.Sprintf("#%d %s: %s → %s", e.Seq, common.Sanitize(e.Tool), e.Served, move)
 	if e.Wasted {
