@@ -49,6 +49,44 @@ func SafeName(raw string) (name string, mapped bool) {
 	return base + "+" + hex.EncodeToString(sum[:3]), true
 }
 
+// StoredName is a student's name read back from a file the room wrote
+// (a session record): a name SafeName keeps, or one it made by mapping
+// ("x+9cdf6a": 1 to 20 bytes of ASCII letters, digits, '_' and '-', not
+// starting or ending with '-' or '_', then '+' and six lowercase hex
+// digits), is returned as it is, so a name is the same in the record,
+// the report, the exports and the students/ folders; anything else is
+// mapped as SafeName maps an SSH user name. Unlike SafeName it is
+// idempotent on SafeName's output: StoredName(SafeName(x)) ==
+// SafeName(x). It must never be used for a name a student typed: that
+// would let a student log in as another's mapped name.
+func StoredName(s string) string {
+	if validName(s) || mappedName(s) {
+		return s
+	}
+	name, _ := SafeName(s)
+	return name
+}
+
+// mappedName reports whether s has the shape of a name SafeName mapped:
+// base "+" six lowercase hex digits.
+func mappedName(s string) bool {
+	base, sum, ok := strings.Cut(s, "+")
+	if !ok || len(base) == 0 || len(base) > 20 || len(sum) != 6 || strings.Trim(base, "-_") != base {
+		return false
+	}
+	for i := 0; i < len(base); i++ {
+		if c := base[i]; !nameByte(c) || c == '.' {
+			return false
+		}
+	}
+	for i := 0; i < len(sum); i++ {
+		if c := sum[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 func validName(s string) bool {
 	if s == "" || len(s) > MaxNameBytes || s[0] == '.' || s[0] == '-' || strings.Contains(s, "..") {
 		return false

@@ -93,3 +93,27 @@ func TestReadmeNamesAgree(t *testing.T) {
 		}
 	}
 }
+
+// A name the room mapped, read back from its record, stays the name the
+// teacher saw: StoredName does not map it a second time, while a name
+// no SafeName could have made is still mapped.
+func TestStoredNameKeepsMappedNames(t *testing.T) {
+	names := []string{
+		"ann", "../../x", strings.Repeat("z", 3000), "Zoë\u202eevil", "\x1b[2J\x1b[31mteacher",
+		"ann\r\nFAKE", "", "名前", "\xff\xfe", strings.Repeat("\x1b]52;c;QUFB\x07", 800), "-rf", "__x__",
+	}
+	for _, n := range names {
+		safe, _ := SafeName(n)
+		if got := StoredName(safe); got != safe {
+			t.Errorf("StoredName(SafeName(%s)) = %q, want %q", Quote(n, 30), got, safe)
+		}
+		if got := StoredName(StoredName(n)); got != safe {
+			t.Errorf("StoredName twice on %s = %q, want %q", Quote(n, 30), got, safe)
+		}
+	}
+	for _, bad := range []string{"x+9cdf6", "x+9CDF6A", "+9cdf6a", "-x+9cdf6a", "x.y+9cdf6a", "x+9cdf6a+9cdf6a", strings.Repeat("a", 21) + "+9cdf6a", "x+9cdf6a\x1b"} {
+		if got := StoredName(bad); got == bad {
+			t.Errorf("StoredName(%s) kept a name SafeName never makes", Quote(bad, 40))
+		}
+	}
+}

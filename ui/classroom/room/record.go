@@ -384,8 +384,9 @@ func ReadRecord(dir, id string) (Record, error) {
 // clean makes a record read from a file as safe as one the room keeps:
 // the file is data anyone who can write the state directory could have
 // edited. Its session id is the file's name (already checked), not what
-// the file says, since it names the exports; names are mapped as SSH
-// user names are (SafeName); every other text is one line without
+// the file says, since it names the exports; a name the room kept or
+// mapped stays as it is and any other is mapped as SSH user names are
+// (StoredName); every other text is one line without
 // control characters, so nothing in it can act on a terminal or reach
 // outside the export folder.
 func (r *Record) clean(id string) {
@@ -417,12 +418,9 @@ func (r *Record) clean(id string) {
 	}
 }
 
-// cleanName is a student's name read back from a file: kept when it is
-// one SafeName keeps, mapped as SafeName maps an SSH user name if not.
-func cleanName(s string) string {
-	name, _ := SafeName(s)
-	return name
-}
+// cleanName is a student's name read back from a file (StoredName): the
+// name the room showed and recorded, never mapped a second time.
+func cleanName(s string) string { return StoredName(s) }
 
 // cleanText is text read back from a file on one line, without control
 // characters.

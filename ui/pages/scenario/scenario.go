@@ -210,8 +210,15 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.call()
 	case key.Matches(k, m.actions.KeyMap.Choose):
-		_, cmd := m.actions.Update(k)
-		return cmd
+		// Chosen here, in key order, not through the chooser's ChosenMsg:
+		// keys that arrive together ("12" in one packet, split by
+		// common.EachKey) would send their messages from commands Bubble
+		// Tea runs at once, so the second could be chosen first, and in a
+		// class poll the first choice is the answer.
+		if a, ok := m.actions.Action(k); ok {
+			return m.choose(a)
+		}
+		return nil
 	case m.verdict != nil && key.Matches(k, m.verdictP.KeyMap.Reference):
 		// g, from a verdict, opens its rule's section; without one it
 		// scrolls the focused pane to the top.
