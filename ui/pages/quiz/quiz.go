@@ -76,6 +76,10 @@ func startQuiz(c *common.Common, pool *qz.Pool, o qz.Options, parent *results) (
 	if len(s.Items) == 0 {
 		return nil, errors.New("no questions to ask: the pool is empty")
 	}
+	if short := s.Shortfall(); short != "" {
+		// Never silently shorter than asked for.
+		c.SetStatus(common.StatusInfo, "%s", short)
+	}
 	return newSession(c, pool, s, parent), nil
 }
 
