@@ -62,9 +62,11 @@ type Session struct {
 	Wanted int
 }
 
-// Shortfall says, in a sentence for the learner, why the session holds
-// fewer items than asked for ("" when it holds them all): the caps that
-// keep items from handing each other their answers are never given up.
+// Shortfall says, in a line for the learner (at most 70 characters), why
+// the session holds fewer items than asked for ("" when it holds them
+// all): "4 questions, not 10: the rest of this topic would give answers
+// away". The caps that keep items from handing each other their answers
+// (StoryCap, ConceptCap) are never given up.
 func (s *Session) Shortfall() string {
 	n := len(s.Items)
 	if s.Wanted <= n {
@@ -74,8 +76,7 @@ func (s *Session) Shortfall() string {
 	if s.Topic != "" {
 		where = "this topic"
 	}
-	return fmt.Sprintf("%s, not %d: %s holds no more that keep to one question per rule and %d per story, so none hands another its answer",
-		Plural(n, "question"), s.Wanted, where, StoryCap)
+	return fmt.Sprintf("%s, not %d: the rest of %s would give answers away", Plural(n, "question"), s.Wanted, where)
 }
 
 // Plural is "1 question", "3 questions".
