@@ -481,7 +481,7 @@ func (m *session) View() string {
 	if m.exam() && m.s.Flags[m.cur] {
 		left += " " + st.Warn.Render("⚑ flagged")
 	}
-	left += st.Muted.Render(" · " + qz.TopicTitle(it.Topic) + kindLabel(it.Kind))
+	left += st.Muted.Render(m.topicLabel(it))
 	right := ""
 	if m.exam() {
 		right = m.timer()
@@ -504,6 +504,22 @@ func (m *session) View() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// topicLabel is " · topic · drill: kind" for the question line. A
+// spot-the-defects drill takes its topic from the defects it holds (a
+// leak makes it "What is safe to show the model"), so until it is
+// answered and checked the line names the kind alone: the topic would
+// hand over the answer.
+func (m *session) topicLabel(it *qz.Item) string {
+	if it.Kind == qz.KindSpotDefects && !m.revealed() {
+		return kindLabel(it.Kind)
+	}
+	return " · " + qz.TopicTitle(it.Topic) + kindLabel(it.Kind)
+}
+
+// revealed reports whether the current item's answer has been shown
+// (checked in practice, or a submitted exam).
+func (m *session) revealed() bool { return m.checked[m.cur] || m.s.Submitted }
 
 func kindLabel(k qz.Kind) string {
 	switch k {
