@@ -182,7 +182,7 @@ func TestStoryCapHoldsInEveryDrawMode(t *testing.T) {
 	var modes []mode
 	for _, n := range []int{10, 20, 30, 45} {
 		modes = append(modes,
-			mode{fmt.Sprintf("exam of %d", n), Options{Mode: Exam, Count: n}},
+			mode{fmt.Sprintf("exam of %d", n), Options{Mode: Exam, Count: n, Kinds: []Kind{KindQuestion}}},
 			mode{fmt.Sprintf("practice of %d", n), Options{Mode: Practice, Count: n}},
 			mode{fmt.Sprintf("questions only, %d", n), Options{Mode: Practice, Count: n, Kinds: []Kind{KindQuestion}}},
 			mode{fmt.Sprintf("drills of %d", n), Options{Mode: Practice, Count: n, Kinds: drills}})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"time"
 )
@@ -93,10 +94,11 @@ var ErrNothingToReview = errors.New("nothing to review: no question you missed i
 // NewSession draws items from the pool. Review needs the learner's
 // progress; practice and exam ignore it. Practice draws in shuffled order
 // with at most StoryCap items of one story and ConceptCap of one concept;
-// an exam draws authored questions only, as examDraw says (topic weights,
+// an exam draws authored questions, as examDraw says (topic weights,
 // a third at difficulty 3, StoryCap, ConceptCap); either may hold fewer
 // than o.Count when the pool cannot fill it inside the caps
-// (Session.Shortfall). Review takes the missed items in Leitner order,
+// (Session.Shortfall); drills top up an exam only when the questions run
+// out and o.Kinds allows them. Review takes the missed items in Leitner order,
 // whatever their story. The same seed gives the same draw.
 func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, error) {
 	if o.Seed == 0 {
@@ -116,7 +118,9 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 	}
 	kinds := o.Kinds
 	if o.Mode == Exam {
-		// A mock exam is the real exam's kind of question: authored ones.
+		// A mock exam is the real exam's kind of question: authored ones,
+		// drawn and shuffled apart from the drills, so that a draw of
+		// authored questions only (`questions exam`) is the same draw.
 		kinds = []Kind{KindQuestion}
 	}
 	candidates := pool.Filter(o.Topic, kinds...)
@@ -136,6 +140,24 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 		r.Shuffle(len(picked), func(i, j int) { picked[i], picked[j] = picked[j], picked[i] })
 		if o.Mode == Exam {
 			picked = examDraw(picked, o.Count, r)
+			if len(picked) < o.Count && (len(o.Kinds) == 0 || slices.Contains(o.Kinds, KindClassify) || slices.Contains(o.Kinds, KindNextAction) || slices.Contains(o.Kinds, KindSpotDefects)) {
+				// A bank too small for the exam: drills fill it, inside
+				// the caps, after the questions.
+				var drills []*Item
+				for _, it := range pool.Filter(o.Topic, o.Kinds...) {
+					if it.Kind != KindQuestion {
+						drills = append(drills, it)
+					}
+				}
+				rd := rand.New(rand.NewPCG(o.Seed, 0x5851f42d4c957f2d))
+				rd.Shuffle(len(drills), func(i, j int) { drills[i], drills[j] = drills[j], drills[i] })
+				d := newDraw()
+				for _, it := range picked {
+					d.take(it)
+				}
+				d.fill(drills, o.Count)
+				picked = d.out
+			}
 		} else {
 			picked = capped(picked, o.Count, r)
 		}

@@ -127,7 +127,7 @@ func (a *app) questionsExamCmd() *cobra.Command {
 			if fresh {
 				seed = uint64(now.UnixNano())
 			}
-			s, err := quiz.NewSession(p, nil, quiz.Options{Mode: quiz.Exam, Topic: topic, Count: count, Seed: seed}, now)
+			s, err := quiz.NewSession(p, nil, quiz.Options{Mode: quiz.Exam, Topic: topic, Count: count, Seed: seed, Kinds: []quiz.Kind{quiz.KindQuestion}}, now)
 			if err != nil {
 				return UsageError{err}
 			}

@@ -647,7 +647,10 @@ func (m *Menu) setupView() []string {
 func (m *Menu) countNote() string {
 	avail := m.available()
 	if m.pCount > avail && avail > 0 {
-		return fmt.Sprintf("at most %d: no two on one rule (%d on a larger topic)", avail, m.pCount)
+		if avail == len(m.pool.Filter(m.topicID())) {
+			return fmt.Sprintf("of %d (all of them; %d on a larger topic)", avail, m.pCount)
+		}
+		return fmt.Sprintf("of %d: the rest would give answers away (%d on a larger topic)", avail, m.pCount)
 	}
 	return fmt.Sprintf("of %d", avail)
 }
