@@ -412,7 +412,7 @@ func TestCtrlCMidExamAsksAndCanSave(t *testing.T) {
 	if _, quit := uitest.Drive(m, tea.KeyMsg{Type: tea.KeyCtrlC}); !quit {
 		t.Error("a second ctrl+c did not quit")
 	}
-	m, _ = uitest.Drive(m, uitest.Press("s"))
+	uitest.Drive(m, uitest.Press("s"))
 	if p := mustLoad(t, store); len(p.Exams) != 1 {
 		t.Fatalf("s did not hand in and save the exam: %+v", p.Exams)
 	}
