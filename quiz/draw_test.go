@@ -1,7 +1,10 @@
 package quiz
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -92,8 +95,8 @@ func TestSessionsDrawOneQuestionPerConcept(t *testing.T) {
 }
 
 // When the pool cannot fill a session inside the concept cap (every item
-// on one rule), the session still has the length asked for.
-func TestConceptCapGivesWayWhenThePoolIsSmall(t *testing.T) {
+// on one rule), the session is shorter, never capped loosely, and says why.
+func TestConceptCapHoldsWhenThePoolIsSmall(t *testing.T) {
 	var items []*Item
 	for _, id := range []string{"a", "b", "c", "d"} {
 		items = append(items, &Item{ID: id, Kind: KindQuestion, Topic: "layers", Difficulty: 3, Story: id, Concepts: []string{"wire-codes"}, Parts: []Part{{}}})
@@ -104,8 +107,11 @@ func TestConceptCapGivesWayWhenThePoolIsSmall(t *testing.T) {
 	}
 	for _, mode := range []Mode{Practice, Exam} {
 		s, err := NewSession(p, nil, Options{Mode: mode, Count: 4, Seed: 3}, t0)
-		if err != nil || len(s.Items) != 4 {
-			t.Fatalf("%s: %d items, %v", mode, len(s.Items), err)
+		if err != nil || len(s.Items) != 1 {
+			t.Fatalf("%s: %d items, %v; want 1 (one per rule)", mode, len(s.Items), err)
+		}
+		if got := s.Shortfall(); !strings.Contains(got, "1 question, not 4") {
+			t.Errorf("%s: shortfall %q does not say 1 question, not 4", mode, got)
 		}
 	}
 }
@@ -139,9 +145,9 @@ func TestPracticeKeepsStoriesApart(t *testing.T) {
 	}
 }
 
-// When the pool cannot fill a session inside the cap (one story only),
-// the session still has the length asked for.
-func TestStoryCapGivesWayWhenThePoolIsSmall(t *testing.T) {
+// When the pool cannot fill a session inside the story cap (one story
+// only), the session holds StoryCap items and says why.
+func TestStoryCapHoldsWhenThePoolIsSmall(t *testing.T) {
 	var items []*Item
 	for _, id := range []string{"a", "b", "c", "d"} {
 		items = append(items, &Item{ID: id, Kind: KindQuestion, Topic: "layers", Difficulty: 3, Story: "same", Parts: []Part{{}}})
@@ -152,8 +158,81 @@ func TestStoryCapGivesWayWhenThePoolIsSmall(t *testing.T) {
 	}
 	for _, mode := range []Mode{Practice, Exam} {
 		s, err := NewSession(p, nil, Options{Mode: mode, Count: 4, Seed: 3}, t0)
-		if err != nil || len(s.Items) != 4 {
-			t.Fatalf("%s: %d items, %v", mode, len(s.Items), err)
+		if err != nil || len(s.Items) != StoryCap {
+			t.Fatalf("%s: %d items, %v; want %d", mode, len(s.Items), err, StoryCap)
 		}
+		if s.Shortfall() == "" {
+			t.Errorf("%s: a short session says nothing of why", mode)
+		}
+	}
+}
+
+// The tester found stories (a scenario, or a customer such as Dana who
+// comes back across stories) shared by more than two items of one draw.
+// In every draw mode and for many seeds: at most StoryCap items per
+// story and per customer, at most ConceptCap per rule, and a session
+// shorter than asked for says so.
+func TestStoryCapHoldsInEveryDrawMode(t *testing.T) {
+	p := testPool(t)
+	drills := []Kind{KindClassify, KindNextAction, KindSpotDefects}
+	type mode struct {
+		name string
+		o    Options
+	}
+	var modes []mode
+	for _, n := range []int{10, 20, 30, 45} {
+		modes = append(modes,
+			mode{fmt.Sprintf("exam of %d", n), Options{Mode: Exam, Count: n, Kinds: []Kind{KindQuestion}}},
+			mode{fmt.Sprintf("practice of %d", n), Options{Mode: Practice, Count: n}},
+			mode{fmt.Sprintf("questions only, %d", n), Options{Mode: Practice, Count: n, Kinds: []Kind{KindQuestion}}},
+			mode{fmt.Sprintf("drills of %d", n), Options{Mode: Practice, Count: n, Kinds: drills}})
+	}
+	for _, tp := range Topics {
+		modes = append(modes, mode{"topic " + tp.ID, Options{Mode: Practice, Count: 10, Topic: tp.ID}})
+	}
+	for _, m := range modes {
+		for seed := uint64(1); seed <= 150; seed++ {
+			o := m.o
+			o.Seed = seed
+			s, err := NewSession(p, nil, o, t0)
+			if err != nil {
+				t.Fatalf("%s seed %d: %v", m.name, seed, err)
+			}
+			stories, concepts := map[string][]string{}, map[string][]string{}
+			for _, it := range s.Items {
+				if o.Mode == Exam && it.Kind != KindQuestion {
+					t.Errorf("%s seed %d: drew drill %s", m.name, seed, it.ID)
+				}
+				for _, k := range storyKeys(it) {
+					stories[k] = append(stories[k], it.ID)
+				}
+				for _, c := range it.Concepts {
+					concepts[c] = append(concepts[c], it.ID)
+				}
+			}
+			for k, its := range stories {
+				if len(its) > StoryCap {
+					t.Errorf("%s seed %d: story %q drawn %d times: %v", m.name, seed, k, len(its), its)
+				}
+			}
+			for c, its := range concepts {
+				if len(its) > ConceptCap {
+					t.Errorf("%s seed %d: concept %s drawn %d times: %v", m.name, seed, c, len(its), its)
+				}
+			}
+			if short := s.Shortfall(); (len(s.Items) < o.Count) != (short != "") {
+				t.Errorf("%s seed %d: %d of %d items, shortfall %q", m.name, seed, len(s.Items), o.Count, short)
+			}
+		}
+	}
+	// Dana is named by items of several stories: each counts for her.
+	dana := 0
+	for _, it := range p.Items {
+		if slices.Contains(it.Customers, "dana") {
+			dana++
+		}
+	}
+	if dana < 5 {
+		t.Errorf("only %d items name Dana; the customer catalogue is not applied", dana)
 	}
 }

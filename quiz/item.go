@@ -2,6 +2,7 @@ package quiz
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -87,6 +88,10 @@ type Item struct {
 	// scenario's story); a session draws at most StoryCap items of one
 	// story. "" is a story of its own for every item.
 	Story string
+	// Customers are the recurring customers the item's text names (ids of
+	// [Customers], set by NewPool): two items about one customer share
+	// facts across stories, so StoryCap counts each customer as a story.
+	Customers []string
 	// Concepts are the LESSON-RULES rules an authored question tests
 	// (Question.Concepts); a session draws at most ConceptCap items that
 	// share one. Drills have none.
@@ -160,6 +165,9 @@ func NewPool(items ...[]*Item) (*Pool, error) {
 				return nil, fmt.Errorf("two items share the id %q", it.ID)
 			}
 			p.byID[it.ID] = it
+			if it.Customers == nil {
+				it.Customers = CustomersIn(it)
+			}
 			p.Items = append(p.Items, it)
 		}
 	}
@@ -184,6 +192,48 @@ func (p *Pool) Filter(topic string, kinds ...Kind) []*Item {
 			continue
 		}
 		out = append(out, it)
+	}
+	return out
+}
+
+// Customers are the people the bank and the lab's scenarios come back to
+// in more than one story, by id and the name a text calls them. Their
+// facts (an order number, a refund, a role) carry from one story to the
+// next, so a session counts each as a story of its own (StoryCap).
+var Customers = []struct{ ID, Name string }{
+	{"dana", "Dana"},
+	{"priya", "Priya"},
+	{"sam", "Sam"},
+	{"felix", "Felix"},
+}
+
+var customerPattern = func() *regexp.Regexp {
+	var names []string
+	for _, c := range Customers {
+		names = append(names, regexp.QuoteMeta(c.Name))
+	}
+	return regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`)
+}()
+
+// CustomersIn returns the ids of the [Customers] the item's stem, exhibit
+// or choices name, in catalogue order.
+func CustomersIn(it *Item) []string {
+	text := it.Stem + "\n" + it.Exhibit
+	for _, p := range it.Parts {
+		text += "\n" + p.Prompt
+		for _, c := range p.Choices {
+			text += "\n" + c.Text
+		}
+	}
+	found := map[string]bool{}
+	for _, m := range customerPattern.FindAllString(text, -1) {
+		found[m] = true
+	}
+	out := []string{}
+	for _, c := range Customers {
+		if found[c.Name] {
+			out = append(out, c.ID)
+		}
 	}
 	return out
 }

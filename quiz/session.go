@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"time"
 )
@@ -57,6 +58,34 @@ type Session struct {
 	Topic    string
 	// Submitted is set when an exam is handed in (or its time runs out).
 	Submitted bool
+	// Wanted is the length asked for; a draw that cannot reach it inside
+	// StoryCap and ConceptCap holds fewer items (see Shortfall).
+	Wanted int
+}
+
+// Shortfall says, in a line for the learner (at most 70 characters), why
+// the session holds fewer items than asked for ("" when it holds them
+// all): "4 questions, not 10: the rest of this topic would give answers
+// away". The caps that keep items from handing each other their answers
+// (StoryCap, ConceptCap) are never given up.
+func (s *Session) Shortfall() string {
+	n := len(s.Items)
+	if s.Wanted <= n {
+		return ""
+	}
+	where := "the bank"
+	if s.Topic != "" {
+		where = "this topic"
+	}
+	return fmt.Sprintf("%s, not %d: the rest of %s would give answers away", Plural(n, "question"), s.Wanted, where)
+}
+
+// Plural is "1 question", "3 questions".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // ErrNothingToReview is returned for a review with nothing missed yet.
@@ -65,10 +94,12 @@ var ErrNothingToReview = errors.New("nothing to review: no question you missed i
 // NewSession draws items from the pool. Review needs the learner's
 // progress; practice and exam ignore it. Practice draws in shuffled order
 // with at most StoryCap items of one story and ConceptCap of one concept;
-// an exam draws as examDraw says (topic weights, a third at difficulty 3,
-// StoryCap, ConceptCap); review takes
-// the missed items in Leitner order, whatever their story. The same seed
-// gives the same draw.
+// an exam draws authored questions, as examDraw says (topic weights,
+// a third at difficulty 3, StoryCap, ConceptCap); either may hold fewer
+// than o.Count when the pool cannot fill it inside the caps
+// (Session.Shortfall); drills top up an exam only when the questions run
+// out and o.Kinds allows them. Review takes the missed items in Leitner order,
+// whatever their story. The same seed gives the same draw.
 func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, error) {
 	if o.Seed == 0 {
 		o.Seed = uint64(now.UnixNano())
@@ -85,7 +116,14 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 	if o.Topic != "" && TopicTitle(o.Topic) == o.Topic {
 		return nil, fmt.Errorf("unknown topic %q", o.Topic)
 	}
-	candidates := pool.Filter(o.Topic, o.Kinds...)
+	kinds := o.Kinds
+	if o.Mode == Exam {
+		// A mock exam is the real exam's kind of question: authored ones,
+		// drawn and shuffled apart from the drills, so that a draw of
+		// authored questions only (`questions exam`) is the same draw.
+		kinds = []Kind{KindQuestion}
+	}
+	candidates := pool.Filter(o.Topic, kinds...)
 	if len(candidates) == 0 {
 		return nil, fmt.Errorf("no items on topic %q", o.Topic)
 	}
@@ -102,15 +140,36 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 		r.Shuffle(len(picked), func(i, j int) { picked[i], picked[j] = picked[j], picked[i] })
 		if o.Mode == Exam {
 			picked = examDraw(picked, o.Count, r)
+			if len(picked) < o.Count && (len(o.Kinds) == 0 || slices.Contains(o.Kinds, KindClassify) || slices.Contains(o.Kinds, KindNextAction) || slices.Contains(o.Kinds, KindSpotDefects)) {
+				// A bank too small for the exam: drills fill it, inside
+				// the caps, after the questions.
+				var drills []*Item
+				for _, it := range pool.Filter(o.Topic, o.Kinds...) {
+					if it.Kind != KindQuestion {
+						drills = append(drills, it)
+					}
+				}
+				rd := rand.New(rand.NewPCG(o.Seed, 0x5851f42d4c957f2d))
+				rd.Shuffle(len(drills), func(i, j int) { drills[i], drills[j] = drills[j], drills[i] })
+				d := newDraw()
+				for _, it := range picked {
+					d.take(it)
+				}
+				d.fill(drills, o.Count)
+				picked = d.out
+			}
 		} else {
-			picked = capped(picked, o.Count)
+			picked = capped(picked, o.Count, r)
 		}
 	}
 	if len(picked) > o.Count {
 		picked = picked[:o.Count]
 	}
 	s := &Session{Mode: o.Mode, Items: picked, Answers: make([]Answer, len(picked)), Flags: make([]bool, len(picked)),
-		Started: now, PassMark: o.PassMark, Seed: o.Seed, Topic: o.Topic}
+		Started: now, PassMark: o.PassMark, Seed: o.Seed, Topic: o.Topic, Wanted: o.Count}
+	if o.Mode == Review {
+		s.Wanted = len(picked)
+	}
 	if o.Mode == Exam {
 		s.Duration = o.Duration
 		if s.Duration <= 0 {
@@ -120,36 +179,32 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 	return s, nil
 }
 
-// StoryCap is the most items sharing a story (Item.Story) that one
-// practice session or exam draws, so one stem cannot hand over the facts
-// another question asks for (issue: questions that answer each other).
+// StoryCap is the most items sharing a story that one session draws, in
+// every mode (practice, a topic, drills, the mock exam, `questions
+// exam`): two items of one story (Item.Story) or about one customer
+// (Item.Customers) at most, so one stem cannot hand over the facts
+// another question asks for (issue 12: questions that answer each other).
+// A pool that cannot fill a session inside the caps gives a shorter one
+// (Session.Wanted says how many were asked for); a draw never breaks them.
 const StoryCap = 2
 
 // ConceptCap is the most items sharing a concept (Item.Concepts, a rule
-// of LESSON-RULES) that one practice session or exam draws: two questions
-// on one rule let a reader who knows nothing of MCP read one answer off
-// the other. Only when the pool cannot fill a session otherwise does a
-// draw go over it (then over StoryCap too).
+// of LESSON-RULES) that one session draws: two questions on one rule let
+// a reader who knows nothing of MCP read one answer off the other. Like
+// StoryCap it holds in every draw.
 const ConceptCap = 1
 
 // HardShare is the least share of a mock exam drawn at difficulty 3
 // (a third), so the mock exam is not easier than the real one.
 const HardShare = 3 // one in HardShare
 
-// examAttempts is how many orders of the pool an exam draw tries before
-// it gives up keeping every concept to ConceptCap.
-const examAttempts = 256
-
-// capLevel is how strictly a draw keeps items apart.
-type capLevel int
-
+// examAttempts is how many orders of the pool an exam draw tries for one
+// that meets every topic share and the difficulty-3 share inside the
+// caps; drawAttempts is how many orders a practice draw tries for one
+// that reaches the length asked for.
 const (
-	// uncapped takes any item not taken yet.
-	uncapped capLevel = iota
-	// storyCapped keeps StoryCap.
-	storyCapped
-	// conceptCapped keeps StoryCap and ConceptCap.
-	conceptCapped
+	examAttempts = 256
+	drawAttempts = 64
 )
 
 // draw keeps count of what a session has taken.
@@ -164,31 +219,46 @@ func newDraw() *draw {
 	return &draw{taken: map[*Item]bool{}, stories: map[string]int{}, concepts: map[string]int{}}
 }
 
-// fits reports whether it may join the draw at level lv.
-func (d *draw) fits(it *Item, lv capLevel) bool {
+// storyKeys are the keys StoryCap counts for it: its story and each
+// customer it names ("customer:dana").
+func storyKeys(it *Item) []string {
+	var keys []string
+	if it.Story != "" {
+		keys = append(keys, it.Story)
+	}
+	for _, c := range it.Customers {
+		keys = append(keys, "customer:"+c)
+	}
+	return keys
+}
+
+// fits reports whether it may join the draw inside both caps.
+func (d *draw) fits(it *Item) bool {
 	if d.taken[it] {
 		return false
 	}
-	if lv >= storyCapped && it.Story != "" && d.stories[it.Story] >= StoryCap {
-		return false
+	for _, k := range storyKeys(it) {
+		if d.stories[k] >= StoryCap {
+			return false
+		}
 	}
-	if lv >= conceptCapped {
-		for _, c := range it.Concepts {
-			if d.concepts[c] >= ConceptCap {
-				return false
-			}
+	for _, c := range it.Concepts {
+		if d.concepts[c] >= ConceptCap {
+			return false
 		}
 	}
 	return true
 }
 
-// take adds it if it fits at level lv; it reports whether it was added.
-func (d *draw) take(it *Item, lv capLevel) bool {
-	if !d.fits(it, lv) {
+// take adds it if it fits; it reports whether it was added.
+func (d *draw) take(it *Item) bool {
+	if !d.fits(it) {
 		return false
 	}
 	d.taken[it] = true
-	d.stories[it.Story]++
+	for _, k := range storyKeys(it) {
+		d.stories[k]++
+	}
 	for _, c := range it.Concepts {
 		d.concepts[c]++
 	}
@@ -196,44 +266,62 @@ func (d *draw) take(it *Item, lv capLevel) bool {
 	return true
 }
 
-// fill takes items in order until there are count, at level lv.
-func (d *draw) fill(items []*Item, count int, lv capLevel) {
+// fill takes items in order, inside the caps, until there are count.
+func (d *draw) fill(items []*Item, count int) {
 	for _, it := range items {
 		if len(d.out) >= count {
 			return
 		}
-		d.take(it, lv)
+		d.take(it)
 	}
 }
 
-// capped takes count items in order with at most StoryCap per story and
-// ConceptCap per concept; only when the pool cannot fill the session
-// otherwise does it give up the concept cap, then the story cap.
-func capped(items []*Item, count int) []*Item {
-	d := newDraw()
-	for _, lv := range []capLevel{conceptCapped, storyCapped, uncapped} {
-		d.fill(items, count, lv)
+// capped takes count items inside StoryCap and ConceptCap, in the order
+// given; when that order falls short it tries up to drawAttempts other
+// orders (from r) and keeps the longest draw, which may still be shorter
+// than count: the caps are never given up.
+func capped(items []*Item, count int, r *rand.Rand) []*Item {
+	var best []*Item
+	order := append([]*Item(nil), items...)
+	for n := 0; n < drawAttempts; n++ {
+		if n > 0 {
+			r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		d := newDraw()
+		d.fill(order, count)
+		if len(d.out) > len(best) {
+			best = d.out
+		}
+		if len(best) >= count || len(best) == len(items) {
+			break
+		}
 	}
-	return d.out
+	return best
 }
 
-// examDraw draws a mock exam of count items from shuffled items, like the
-// real exam: authored exam-style questions (drills only when the
-// questions run out), each topic's share set by its Weight, at least one
-// in HardShare at difficulty 3 spread across the topics, at most
-// StoryCap per story and ConceptCap per concept, in shuffled order. It
-// tries up to examAttempts orders of the questions for one that meets
-// every share inside both caps; failing that, it fills the shares with
-// the caps given up one at a time.
+// Capacity is the most items one session on topic ("" = all) of the
+// given kinds (none = all) can hold inside StoryCap and ConceptCap, as
+// far as drawAttempts orders find: what a set-up screen offers.
+func (p *Pool) Capacity(topic string, kinds ...Kind) int {
+	items := p.Filter(topic, kinds...)
+	return len(capped(items, len(items), rand.New(rand.NewPCG(1, 2))))
+}
+
+// examDraw draws a mock exam of up to count authored questions from
+// shuffled items, like the real exam: each topic's share set by its
+// Weight, at least one in HardShare at difficulty 3 spread across the
+// topics, at most StoryCap per story and ConceptCap per concept, in
+// shuffled order. It tries up to examAttempts orders of the questions for
+// one that meets every share; failing that, it tops the best draw up from
+// any topic, inside the caps. A bank too small for count inside the caps
+// gives fewer.
 func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
-	var questions, drills []*Item
+	var questions []*Item
 	byTopic := map[string][]*Item{}
 	for _, it := range items {
 		if it.Kind == KindQuestion {
 			questions = append(questions, it)
 			byTopic[it.Topic] = append(byTopic[it.Topic], it)
-		} else {
-			drills = append(drills, it)
 		}
 	}
 	quota := topicQuotas(byTopic, min(count, len(questions)), r)
@@ -244,16 +332,8 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 		}
 	}
 	need := min((count+HardShare-1)/HardShare, len(questions))
-	// attempt draws the shares afresh at level lv and reports whether
-	// they are all met.
-	attempt := func(lv capLevel) (*draw, map[string]int, bool) {
-		d, got := newDraw(), map[string]int{}
-		hard := shareDraw(d, got, order, byTopic, quota, need, lv)
-		return d, got, hard >= need && sumOf(got) == sumOf(quota)
-	}
-	var d *draw
-	var got map[string]int
-	for n := 0; ; n++ {
+	var best *draw
+	for n := 0; n < examAttempts; n++ {
 		if n > 0 {
 			for _, t := range order {
 				qs := byTopic[t]
@@ -261,37 +341,33 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 			}
 		}
 		r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		var ok bool
-		if d, got, ok = attempt(conceptCapped); ok || n+1 >= examAttempts {
+		d, got := newDraw(), map[string]int{}
+		hard := shareDraw(d, got, order, byTopic, quota, need)
+		if hard >= need && sumOf(got) == sumOf(quota) {
+			best = d
 			break
 		}
-		// Another order helps only when the concept cap is what fails.
-		if _, _, ok := attempt(storyCapped); !ok {
-			break
+		if best == nil || len(d.out) > len(best.out) {
+			best = d
 		}
 	}
-	// Whatever the strict pass could not place, with the caps given up
-	// one at a time.
-	for _, lv := range []capLevel{storyCapped, uncapped} {
-		shareDraw(d, got, order, byTopic, quota, need, lv)
+	if best == nil {
+		best = newDraw()
 	}
-	for _, lv := range []capLevel{conceptCapped, storyCapped, uncapped} {
-		d.fill(questions, count, lv)
-		d.fill(drills, count, lv)
-	}
-	out := d.out
+	best.fill(questions, count)
+	out := best.out
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
 }
 
-// shareDraw takes questions into d at level lv: difficulty 3 first, one
+// shareDraw takes questions into d, inside the caps: difficulty 3 first, one
 // topic at a time in turn, until need of them are drawn; then each topic
 // up to its quota. got counts what each topic has; it returns the number
 // of difficulty-3 questions drawn.
-func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, need int, lv capLevel) int {
+func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, need int) int {
 	takeFrom := func(t string, ok func(*Item) bool) bool {
 		for _, it := range byTopic[t] {
-			if got[t] < quota[t] && ok(it) && d.take(it, lv) {
+			if got[t] < quota[t] && ok(it) && d.take(it) {
 				got[t]++
 				return true
 			}

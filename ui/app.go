@@ -361,10 +361,21 @@ func (a *App) tooSmall() bool { return a.c.Width < common.MinWidth || a.c.Height
 
 func (a *App) key(k tea.KeyMsg) tea.Cmd {
 	g := a.c.Keys
+	top := a.top()
 	if key.Matches(k, g.Force) {
+		// ctrl+c on a screen that guards quitting (a running exam) asks
+		// once, as q does; ctrl+c again while it asks quits.
+		if qg, ok := top.(common.QuitGuard); ok && !a.tooSmall() {
+			if ic, capturing := top.(common.InputCapturer); !capturing || !ic.Capturing() {
+				if qg.GuardQuit() {
+					a.c.ClearStatus()
+					a.help.ShowAll = false
+					return nil
+				}
+			}
+		}
 		return tea.Quit
 	}
-	top := a.top()
 	if ic, ok := top.(common.InputCapturer); ok && ic.Capturing() {
 		return a.route(k)
 	}

@@ -96,15 +96,16 @@ func (a *app) questionsValidateCmd() *cobra.Command {
 }
 
 // questionsExamCmd is `errorlab questions exam`: the mock exam that
-// `errorlab quiz --mode exam` draws with the same seed and count (over
-// every topic, as the exam screen does),
-// printed as Markdown for reading on paper or by another reader. Without
+// `errorlab quiz --mode exam` draws with the same seed, count and topic
+// (authored questions only, inside the story and concept caps), printed
+// as Markdown for reading on paper or by another reader. Without
 // --with-keys it shows what the exam screen shows (no question ids, no
 // keys); with it, an answer key follows, with each question's id,
 // difficulty, concepts and trap, for the teacher.
 func (a *app) questionsExamCmd() *cobra.Command {
 	var seed uint64
 	var count int
+	var topic string
 	var withKeys bool
 	cmd := &cobra.Command{
 		Use:   "exam",
@@ -114,24 +115,35 @@ func (a *app) questionsExamCmd() *cobra.Command {
 			if count < 0 {
 				return usagef("--count must not be negative")
 			}
+			if topic != "" && quiz.TopicTitle(topic) == topic {
+				return usagef("unknown --topic %q: use one of %s", topic, strings.Join(topicIDs(), ", "))
+			}
 			p, _, err := a.pool()
 			if err != nil {
 				return err
 			}
 			now := time.Now()
-			if seed == 0 {
+			fresh := seed == 0
+			if fresh {
 				seed = uint64(now.UnixNano())
 			}
-			s, err := quiz.NewSession(p, nil, quiz.Options{Mode: quiz.Exam, Count: count, Seed: seed}, now)
+			s, err := quiz.NewSession(p, nil, quiz.Options{Mode: quiz.Exam, Topic: topic, Count: count, Seed: seed, Kinds: []quiz.Kind{quiz.KindQuestion}}, now)
 			if err != nil {
 				return UsageError{err}
+			}
+			if fresh {
+				fmt.Fprintf(a.Stderr, "drew with seed %d; the same exam again: errorlab questions exam %s\n", s.Seed, repeatArgs(s, topic))
+			}
+			if short := s.Shortfall(); short != "" {
+				fmt.Fprintf(a.Stderr, "%s\n", short)
 			}
 			writeExam(a.Stdout, s, withKeys)
 			return nil
 		},
 	}
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the draw (as for `quiz --seed`); 0 draws from the clock and prints the seed")
-	cmd.Flags().IntVar(&count, "count", 0, "number of questions (default 20, as for a mock exam)")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the draw, as for quiz --seed (default: a fresh draw each run, its seed printed so it can be repeated)")
+	cmd.Flags().IntVar(&count, "count", 0, "number of questions (default 20, as for a mock exam; fewer when the bank cannot hold more without one question giving another's answer away)")
+	cmd.Flags().StringVar(&topic, "topic", "", "only this topic: "+strings.Join(topicIDs(), ", "))
 	cmd.Flags().BoolVar(&withKeys, "with-keys", false, "add the answer key, with each question's id, difficulty and trap")
 	return cmd
 }
@@ -147,8 +159,20 @@ func writeExam(w io.Writer, s *quiz.Session, withKeys bool) {
 		}
 	}
 	fmt.Fprintf(w, "# errorlab mock exam\n\n")
-	fmt.Fprintf(w, "%d questions · seed %d · the same draw as `errorlab quiz --mode exam --seed %d --count %d` · %d at difficulty 3\n\n",
-		len(s.Items), s.Seed, s.Seed, len(s.Items), hard)
+	on := ""
+	if s.Topic != "" {
+		on = " on " + quiz.TopicTitle(s.Topic)
+	}
+	again := "errorlab quiz --mode exam " + repeatArgs(s, "")
+	if s.Topic != "" {
+		// The exam screen draws over every topic.
+		again = "errorlab questions exam " + repeatArgs(s, s.Topic)
+	}
+	fmt.Fprintf(w, "%s%s · seed %d · the same draw as `%s` · %d at difficulty 3\n\n",
+		quiz.Plural(len(s.Items), "question"), on, s.Seed, again, hard)
+	if short := s.Shortfall(); short != "" {
+		fmt.Fprintf(w, "%s.\n\n", short)
+	}
 	fmt.Fprintf(w, "Answer each question with its letter; where it says \"choose all that apply\", give every letter you choose.\n")
 	for i, it := range s.Items {
 		fmt.Fprintf(w, "\n## Question %d · %s\n\n%s\n", i+1, quiz.TopicTitle(it.Topic), mdText(it.Stem))
@@ -208,4 +232,14 @@ func writeExam(w io.Writer, s *quiz.Session, withKeys bool) {
 // layout only).
 func mdText(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// repeatArgs are the flags that draw s again: --seed, --count (the count
+// asked for) and --topic when set.
+func repeatArgs(s *quiz.Session, topic string) string {
+	args := fmt.Sprintf("--seed %d --count %d", s.Seed, s.Wanted)
+	if topic != "" {
+		args += " --topic " + topic
+	}
+	return args
 }

@@ -109,3 +109,46 @@ func TestQuestionsListGivesTrapAndStory(t *testing.T) {
 		}
 	}
 }
+
+// The tester's findings on `questions exam`: only authored questions are
+// drawn; a --count the caps cannot hold is a stated shortfall, not a
+// loosened cap; --topic draws from one topic; without --seed each run is
+// a fresh draw that prints the seed and the command to draw it again.
+func TestQuestionsExamTopicShortfallAndFreshSeed(t *testing.T) {
+	code, out, errOut := run(t, "questions", "exam", "--seed", "4", "--count", "80", "--with-keys")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "drill/") {
+		t.Errorf("the printed exam holds a drill:\n%s", out)
+	}
+	if !strings.Contains(out, ", not 80: the rest of the bank would give answers away") || !strings.Contains(errOut, ", not 80:") {
+		t.Errorf("--count 80 is not stated as a shortfall:\nstdout %.400s\nstderr %s", out, errOut)
+	}
+	code, out, errOut = run(t, "questions", "exam", "--seed", "4", "--count", "3", "--topic", "spellings", "--with-keys")
+	if code != ExitOK || !strings.Contains(out, "3 questions on One flag, several spellings") {
+		t.Fatalf("--topic: exit %d %s\n%.300s", code, errOut, out)
+	}
+	key := out[strings.Index(out, "## Answer key"):]
+	if n := strings.Count(key, "· One flag, several spellings ·"); n != 3 {
+		t.Errorf("--topic spellings: %d of 3 keyed questions on the topic:\n%s", n, key)
+	}
+	if code, _, errOut := run(t, "questions", "exam", "--topic", "nope"); code != ExitUsage || !strings.Contains(errOut, "layers, categories") {
+		t.Errorf("unknown topic: exit %d %s", code, errOut)
+	}
+	// Two runs without --seed draw afresh and each says how to repeat it.
+	_, first, err1 := run(t, "questions", "exam", "--count", "5")
+	_, second, err2 := run(t, "questions", "exam", "--count", "5")
+	if first == second {
+		t.Error("two runs without --seed printed the same exam")
+	}
+	for _, e := range []string{err1, err2} {
+		if !strings.Contains(e, "the same exam again: errorlab questions exam --seed ") {
+			t.Errorf("a fresh draw does not say how to repeat it: %q", e)
+		}
+	}
+	seed := strings.Fields(err1[strings.Index(err1, "--seed "):])[1]
+	if _, again, _ := run(t, "questions", "exam", "--count", "5", "--seed", seed); again != first {
+		t.Errorf("--seed %s does not repeat the first run", seed)
+	}
+}

@@ -391,3 +391,29 @@ func TestExamLeavePromptWraps(t *testing.T) {
 		t.Errorf("submit prompt:\n%s", v)
 	}
 }
+
+// ctrl+c in the middle of an exam used to quit at once and lose every
+// answer given. It asks, as q does: s hands the exam in (scored and
+// saved) and quits; ctrl+c again while it asks quits without saving.
+func TestCtrlCMidExamAsksAndCanSave(t *testing.T) {
+	pool := testPool(t)
+	store := qz.Memory()
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &quiz.Start{Mode: qz.Exam, Count: 3, Seed: 4}, uitest.Press("a"))
+	m, quit := uitest.Drive(m, tea.KeyMsg{Type: tea.KeyCtrlC})
+	if quit {
+		t.Fatal("ctrl+c quit a running exam at once")
+	}
+	v := m.View()
+	for _, want := range []string{"Leave the exam", "You have answered 1 of 3", "hand in now and quit"} {
+		if !strings.Contains(uitest.Flat(v), uitest.Flat(want)) {
+			t.Errorf("the question lacks %q:\n%s", want, v)
+		}
+	}
+	if _, quit := uitest.Drive(m, tea.KeyMsg{Type: tea.KeyCtrlC}); !quit {
+		t.Error("a second ctrl+c did not quit")
+	}
+	uitest.Drive(m, uitest.Press("s"))
+	if p := mustLoad(t, store); len(p.Exams) != 1 {
+		t.Fatalf("s did not hand in and save the exam: %+v", p.Exams)
+	}
+}

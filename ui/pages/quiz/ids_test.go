@@ -114,3 +114,53 @@ func allRight(it *qz.Item) bool {
 	}
 	return true
 }
+
+// The tester found drills that give the answer away before it is given:
+// a spot-the-defects drill takes its topic from the defects it holds (a
+// leak makes it "What is safe to show the model", an empty success
+// "Valid empty vs access failure"), so the question line may not name
+// it until the answer is checked. Nothing a drill shows before the
+// answer may hold its explanations or its takeaway either.
+func TestDrillsKeepTheAnswerUntilChecked(t *testing.T) {
+	pool, err := quiz.LoadPool(context.Background(), uitest.Catalog(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := qz.Options{Mode: qz.Practice, Count: len(pool.Items), Seed: 5}
+	s := sameSession(t, pool, nil, o)
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Practice, Count: o.Count, Seed: 5}, tall)
+	defects := 0
+	for i, it := range s.Items {
+		v := uitest.Flat(m.View())
+		if !strings.Contains(v, uitest.Flat(opening(it))) {
+			t.Fatalf("item %d is not on screen:\n%s", i, v)
+		}
+		if it.Kind == qz.KindSpotDefects {
+			defects++
+			if title := uitest.Flat(qz.TopicTitle(it.Topic)); strings.Contains(v, title) && !strings.Contains(uitest.Flat(it.Stem), title) {
+				t.Errorf("the unanswered defects drill %s names its topic %q, which tells its defects", it.ID, title)
+			}
+		}
+		if it.Kind != qz.KindQuestion {
+			hidden := []string{it.After}
+			for _, p := range it.Parts {
+				for _, c := range p.Choices {
+					hidden = append(hidden, c.Explanation)
+				}
+			}
+			for _, h := range hidden {
+				if h = uitest.Flat(strings.TrimSpace(h)); len(h) > 20 && strings.Contains(v, h) {
+					t.Errorf("the unanswered drill %s shows %q", it.ID, h)
+				}
+			}
+		}
+		m, _ = uitest.Drive(m, append(answerKeys(it, true), uitest.Press("enter"))...)
+		if it.Kind == qz.KindSpotDefects && !strings.Contains(uitest.Flat(m.View()), uitest.Flat(qz.TopicTitle(it.Topic))) {
+			t.Errorf("the checked defects drill %s does not name its topic:\n%.300s", it.ID, m.View())
+		}
+		m, _ = uitest.Drive(m, uitest.Press("n"))
+	}
+	if defects == 0 {
+		t.Fatal("no defects drill was drawn")
+	}
+}

@@ -44,6 +44,8 @@ type Menu struct {
 	eMinutes   int
 	ePass      int
 	minutesSet bool
+	// capacity caches available() per topic ("exam" for the mock exam).
+	capacity map[string]int
 
 	// What a review brings back: missed (box 1, first) and still
 	// learning (right, but not yet three times in a row).
@@ -397,12 +399,40 @@ func (m *Menu) topicID() string {
 	return qz.Topics[m.topic-1].ID
 }
 
-// available is how many items the practice topic offers.
+// available is how many items one practice session on the topic can
+// hold: at most two per story and one per rule (qz.Pool.Capacity), which
+// on a small topic is fewer than it has.
 func (m *Menu) available() int {
 	if m.pool == nil {
 		return 0
 	}
-	return len(m.pool.Filter(m.topicID()))
+	if m.capacity == nil {
+		m.capacity = map[string]int{}
+	}
+	t := m.topicID()
+	n, ok := m.capacity[t]
+	if !ok {
+		n = m.pool.Capacity(t)
+		m.capacity[t] = n
+	}
+	return n
+}
+
+// examAvailable is how many questions one mock exam can hold inside the
+// same caps.
+func (m *Menu) examAvailable() int {
+	if m.pool == nil {
+		return 0
+	}
+	if m.capacity == nil {
+		m.capacity = map[string]int{}
+	}
+	n, ok := m.capacity["exam"]
+	if !ok {
+		n = m.pool.Capacity("", qz.KindQuestion)
+		m.capacity["exam"] = n
+	}
+	return n
 }
 
 // commit applies the typed digits to the focused field.
@@ -439,7 +469,7 @@ func (m *Menu) set(n int) {
 	if m.setup == menuExam {
 		switch m.field {
 		case 0:
-			m.eCount = clamp(n, 1, max(min(100, len(m.pool.Items)), 1))
+			m.eCount = clamp(n, 1, max(m.examAvailable(), 1))
 			if !m.minutesSet {
 				m.eMinutes = examMinutes(m.eCount)
 			}
@@ -572,7 +602,7 @@ func (m *Menu) setupView() []string {
 	var rows []row
 	if m.setup == menuExam {
 		rows = []row{
-			{"Questions", num(0, m.eCount), "spread across the topics"},
+			{"Questions", num(0, m.eCount), fmt.Sprintf("of %d, spread across the topics", m.examAvailable())},
 			{"Minutes", num(1, m.eMinutes), "time up hands it in"},
 			{"Pass line", num(2, m.ePass) + "%", "right to pass"},
 		}
@@ -582,7 +612,7 @@ func (m *Menu) setupView() []string {
 			topic = qz.Topics[m.topic-1].Title
 		}
 		rows = []row{
-			{"Topic", topic, fmt.Sprintf("%d questions and drills", m.available())},
+			{"Topic", topic, qz.Plural(len(m.pool.Filter(m.topicID())), "question") + " and drills"},
 			{"Questions", num(1, m.practiceCount()), m.countNote()},
 		}
 	}
@@ -610,12 +640,17 @@ func (m *Menu) setupView() []string {
 	return out
 }
 
-// countNote is "of 240", or on a topic smaller than the chosen count
-// "of 6 (all of them; 10 on a larger topic)".
+// countNote is "of 60", or on a topic that holds fewer than the chosen
+// count "at most 4: no two on one rule (10 on a larger topic)": the caps
+// that keep one item from handing another its answer are never relaxed,
+// so a small topic draws fewer, and says so.
 func (m *Menu) countNote() string {
 	avail := m.available()
 	if m.pCount > avail && avail > 0 {
-		return fmt.Sprintf("of %d (all of them; %d on a larger topic)", avail, m.pCount)
+		if avail == len(m.pool.Filter(m.topicID())) {
+			return fmt.Sprintf("of %d (all of them; %d on a larger topic)", avail, m.pCount)
+		}
+		return fmt.Sprintf("of %d: the rest would give answers away (%d on a larger topic)", avail, m.pCount)
 	}
 	return fmt.Sprintf("of %d", avail)
 }

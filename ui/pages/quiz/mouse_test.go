@@ -1,6 +1,7 @@
 package quiz_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,18 +90,28 @@ func TestMouseOnTheExhibit(t *testing.T) {
 // TestMouseScrollsTheResults: at 60x20 the wheel scrolls the exam's
 // overview and the learner's results, which do not fit.
 func TestMouseScrollsTheResults(t *testing.T) {
-	pool := testPool(t)
+	// Eight questions on eight topics, none sharing a story: an exam of
+	// 8 inside the story cap, with results taller than 20 rows.
+	var items []*qz.Item
+	for i, tp := range qz.Topics[:8] {
+		items = append(items, testQuestion(fmt.Sprintf("t/m%d", i), tp.ID, false, "B", fmt.Sprintf("Question %d?", i+1), "no", "yes", "maybe"))
+	}
+	pool, err := qz.NewPool(items, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 8, Seed: 4},
 		tea.WindowSizeMsg{Width: 60, Height: 20}, uitest.Press("s"), uitest.Press("y"))
 	const last = "each explained as you answer."
 	if v := m.View(); !strings.Contains(v, "Time taken") || strings.Contains(v, last) {
 		t.Fatalf("not on the exam's results, or they fit at 60x20:\n%s", v)
 	}
-	m, _ = uitest.Drive(m, uitest.MousePress(10, 5, tea.MouseButtonWheelDown))
+	down, up := uitest.MousePress(10, 5, tea.MouseButtonWheelDown), uitest.MousePress(10, 5, tea.MouseButtonWheelUp)
+	m, _ = uitest.Drive(m, down, down, down)
 	if v := m.View(); !strings.Contains(v, last) {
 		t.Errorf("the wheel does not scroll the exam's overview:\n%s", v)
 	}
-	m, _ = uitest.Drive(m, uitest.MousePress(10, 5, tea.MouseButtonWheelUp))
+	m, _ = uitest.Drive(m, up, up, up)
 	if strings.Contains(m.View(), last) {
 		t.Errorf("wheel up does not scroll the overview back:\n%s", m.View())
 	}

@@ -76,6 +76,10 @@ func startQuiz(c *common.Common, pool *qz.Pool, o qz.Options, parent *results) (
 	if len(s.Items) == 0 {
 		return nil, errors.New("no questions to ask: the pool is empty")
 	}
+	if short := s.Shortfall(); short != "" {
+		// Never silently shorter than asked for.
+		c.SetStatus(common.StatusInfo, "%s", short)
+	}
 	return newSession(c, pool, s, parent), nil
 }
 
@@ -218,9 +222,9 @@ func (m *session) ShortHelp() []key.Binding {
 			return []key.Binding{withHelp(k.Confirm, "y/enter", "submit"), withHelp(k.Cancel, "n/esc", "keep working")}
 		}
 		if m.quitAfter {
-			return []key.Binding{withHelp(k.Confirm, "y/enter", "leave, discard and quit"), withHelp(k.Cancel, "n/esc", "stay")}
+			return []key.Binding{withHelp(k.Submit, "s", "hand in and quit"), withHelp(k.Confirm, "y/enter", "leave, discard and quit"), withHelp(k.Cancel, "n/esc", "stay")}
 		}
-		return []key.Binding{withHelp(k.Confirm, "y/enter", "leave and discard"), withHelp(k.Cancel, "n/esc", "stay")}
+		return []key.Binding{withHelp(k.Submit, "s", "hand in and leave"), withHelp(k.Confirm, "y/enter", "leave and discard"), withHelp(k.Cancel, "n/esc", "stay")}
 	}
 	q := m.item()
 	item := q.ShortHelp()
@@ -290,6 +294,14 @@ func (m *session) key(k tea.KeyMsg) tea.Cmd {
 			}
 			m.c.SetStatus(common.StatusWarn, "exam abandoned: nothing was recorded")
 			return common.Send(common.NavMsg{Pop: true})
+		case m.confirm == confirmLeave && key.Matches(k, keys.Submit):
+			// Hand in what is answered (scored and saved), then leave.
+			m.confirm = confirmNone
+			cmd := m.submit(false)
+			if m.quitAfter {
+				return tea.Sequence(cmd, tea.Quit)
+			}
+			return cmd
 		case key.Matches(k, keys.Cancel):
 			m.confirm, m.quitAfter = confirmNone, false
 		}
@@ -477,7 +489,7 @@ func (m *session) View() string {
 	if m.exam() && m.s.Flags[m.cur] {
 		left += " " + st.Warn.Render("⚑ flagged")
 	}
-	left += st.Muted.Render(" · " + qz.TopicTitle(it.Topic) + kindLabel(it.Kind))
+	left += st.Muted.Render(m.topicLabel(it))
 	right := ""
 	if m.exam() {
 		right = m.timer()
@@ -500,6 +512,22 @@ func (m *session) View() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// topicLabel is " · topic · drill: kind" for the question line. A
+// spot-the-defects drill takes its topic from the defects it holds (a
+// leak makes it "What is safe to show the model"), so until it is
+// answered and checked the line names the kind alone: the topic would
+// hand over the answer.
+func (m *session) topicLabel(it *qz.Item) string {
+	if it.Kind == qz.KindSpotDefects && !m.revealed() {
+		return kindLabel(it.Kind)
+	}
+	return " · " + qz.TopicTitle(it.Topic) + kindLabel(it.Kind)
+}
+
+// revealed reports whether the current item's answer has been shown
+// (checked in practice, or a submitted exam).
+func (m *session) revealed() bool { return m.checked[m.cur] || m.s.Submitted }
 
 func kindLabel(k qz.Kind) string {
 	switch k {
@@ -702,11 +730,17 @@ func (m *session) confirmView() []string {
 			title, leave = "⚠ Leave the exam and quit errorlab?", " leave, discard and quit"
 		}
 		add(" "+st.Warn.Render(title), "")
-		for _, l := range wrap("Your answers so far will be discarded and nothing is recorded: no score, no history row.", tw) {
+		un, partly := m.incomplete()
+		answered := len(m.s.Items) - len(un) - len(partly)
+		for _, l := range wrap(fmt.Sprintf("You have answered %d of %d. Hand the exam in to keep them (scored and saved; the rest count as wrong), or leave and discard them: no score, no history row.", answered, len(m.s.Items)), tw) {
 			add(" " + l)
 		}
 		add("")
-		add(m.choiceLines(leave, " stay in the exam")...)
+		hand := " hand in now and leave"
+		if m.quitAfter {
+			hand = " hand in now and quit"
+		}
+		add(m.choiceLines(leave, " stay in the exam", m.c.Styles.ChipKey.Render("s")+hand)...)
 		return out
 	}
 	un, partly := m.incomplete()
@@ -755,13 +789,13 @@ func (m *session) confirmView() []string {
 
 // choiceLines is "y or enter <yes>    n or esc <no>", the two halves on
 // lines of their own when the screen is too narrow for both.
-func (m *session) choiceLines(yes, no string) []string {
+func (m *session) choiceLines(yes, no string, more ...string) []string {
 	st := m.c.Styles
 	or := st.Muted.Render(" or ")
-	items := []string{
-		st.ChipKey.Render("y") + or + st.ChipKey.Render("enter") + yes,
-		st.ChipKey.Render("n") + or + st.ChipKey.Render("esc") + no,
-	}
+	items := append(more,
+		st.ChipKey.Render("y")+or+st.ChipKey.Render("enter")+yes,
+		st.ChipKey.Render("n")+or+st.ChipKey.Render("esc")+no,
+	)
 	lines := common.PackChips(items, max(m.w-1, 1), "    ")
 	for i, l := range lines {
 		lines[i] = " " + l

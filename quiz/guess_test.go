@@ -1,0 +1,125 @@
+package quiz
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// guesser picks an option from the question text alone, as a test-taker
+// who knows nothing of MCP would: it returns an option index.
+type guesser struct {
+	name string
+	pick func(q *Question) int
+}
+
+// pickBy returns the option with the best score (the first on a tie, as
+// a guesser reading top to bottom would).
+func pickBy(q *Question, better func(a, b float64) bool, score func(i int) float64) int {
+	best := 0
+	for i := 1; i < len(q.Options); i++ {
+		if better(score(i), score(best)) {
+			best = i
+		}
+	}
+	return best
+}
+
+func less(a, b float64) bool { return a < b }
+func more(a, b float64) bool { return a > b }
+
+var guessers = []guesser{
+	{"shortest option (characters)", func(q *Question) int {
+		return pickBy(q, less, func(i int) float64 { return float64(len(strings.TrimSpace(q.Options[i].Text))) })
+	}},
+	{"shortest option (words)", func(q *Question) int {
+		return pickBy(q, less, func(i int) float64 { return float64(len(words(q.Options[i].Text))) })
+	}},
+	{"longest option (characters)", func(q *Question) int {
+		return pickBy(q, more, func(i int) float64 { return float64(len(strings.TrimSpace(q.Options[i].Text))) })
+	}},
+	{"longest option (words)", func(q *Question) int {
+		return pickBy(q, more, func(i int) float64 { return float64(len(words(q.Options[i].Text))) })
+	}},
+	{"most words shared with the stem", func(q *Question) int {
+		stem := wordSet(q.Stem)
+		return pickBy(q, more, func(i int) float64 {
+			n := 0
+			for w := range wordSet(q.Options[i].Text) {
+				if stem[w] {
+					n++
+				}
+			}
+			return float64(n)
+		})
+	}},
+	{"most unlike the others", func(q *Question) int {
+		return pickBy(q, less, func(i int) float64 {
+			sum := 0.0
+			for j := range q.Options {
+				if j != i {
+					sum += overlap(wordSet(q.Options[i].Text), wordSet(q.Options[j].Text))
+				}
+			}
+			return sum
+		})
+	}},
+	{"always B (a middle letter)", func(*Question) int { return 1 }},
+	{"always C (a middle letter)", func(*Question) int { return 2 }},
+}
+
+// guessCeiling is the most share of single-answer questions a mechanical
+// guesser may get right. Chance is 25% with four options; the bank's
+// ~78 single-answer questions put one standard deviation of a fair coin
+// at about 5 points, so 30% lets a guesser sit at chance plus one
+// deviation but fails the 39% the tester's shortest-option guesser
+// scored (a tell in three questions out of eight).
+const guessCeiling = 0.30
+
+// A test-taker who knows nothing of MCP must not beat chance by a
+// mechanical rule: shortest or longest option, the option echoing the
+// stem, the odd one out, or one letter always. For multi-answer
+// questions, ticking all four must not pay either.
+func TestMechanicalGuessersScoreNearChance(t *testing.T) {
+	var single, multi []*Question
+	for _, q := range bank(t).Questions {
+		if q.Multi {
+			multi = append(multi, q)
+		} else {
+			single = append(single, q)
+		}
+	}
+	var report []string
+	for _, g := range guessers {
+		right := 0
+		for _, q := range single {
+			if g.pick(q) == q.Correct()[0] {
+				right++
+			}
+		}
+		share := float64(right) / float64(len(single))
+		report = append(report, fmt.Sprintf("%s %d/%d (%.0f%%)", g.name, right, len(single), share*100))
+		if share > guessCeiling {
+			var won []string
+			for _, q := range single {
+				if g.pick(q) == q.Correct()[0] {
+					won = append(won, q.ID)
+				}
+			}
+			t.Errorf("guessing %q gets %d of %d single-answer questions right (%.0f%%; at most %.0f%%): %v", g.name, right, len(single), share*100, guessCeiling*100, won)
+		}
+	}
+	all := 0
+	for _, q := range multi {
+		if len(q.Correct()) == len(q.Options) {
+			all++
+		}
+	}
+	report = append(report, fmt.Sprintf("all options on multi-answer %d/%d", all, len(multi)))
+	// Ticking everything is right only when every option is a key; the
+	// key sizes run 1 to 4, so about a quarter at most.
+	if share := float64(all) / float64(len(multi)); share > guessCeiling {
+		t.Errorf("ticking every option gets %d of %d multi-answer questions right (%.0f%%)", all, len(multi), share*100)
+	}
+	t.Log(strings.Join(report, "; "))
+}
