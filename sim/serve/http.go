@@ -390,14 +390,19 @@ func (h *HTTPHandler) newLegacy() *httpSession {
 }
 
 // statelessFor is the session of a 2026-07-28 client: there is no
-// session id, so a client is its TCP connection (remote address and port,
-// kept alive between requests by every HTTP client library) and the
-// clientInfo it sends: two copies of one client on two connections get
-// two cards.
+// session id, so a client is the clientInfo it sends (name and version)
+// from one host (the remote IP address, without the port). Not the TCP
+// connection: the official go-sdk client opens a new connection for many
+// of its requests, which would give every call a card of its own. Two
+// copies of one client on one host share a card; give each its own
+// clientInfo version to tell them apart (README, "The exchange log").
 func (h *HTTPHandler) statelessFor(client, remote string) *httpSession {
 	key := client
 	if key == "" {
 		key = "(no clientInfo)"
+	}
+	if host, _, err := net.SplitHostPort(remote); err == nil {
+		remote = host
 	}
 	key += " @ " + remote
 	h.mu.Lock()

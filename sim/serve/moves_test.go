@@ -185,23 +185,42 @@ func TestMalformedFramesPairInTheLog(t *testing.T) {
 	}
 }
 
-// TestStatelessTwinsGetTwoCards (finding 5): two 2026-07-28 clients with
-// the same clientInfo, each on its own connection, get a card each.
-func TestStatelessTwinsGetTwoCards(t *testing.T) {
+// A 2026-07-28 client has no session id: its card is its clientInfo
+// from its host. One client's calls stay on one card even when every
+// request comes on a new TCP connection (as the go-sdk's often do), and two
+// copies told apart by their clientInfo version get a card each.
+func TestStatelessClientsAreTheirClientInfo(t *testing.T) {
 	url, srv := httpServer(t, serve.Config{FailureModes: true})
-	for i := 0; i < 2; i++ {
-		tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: &http.Transport{}}}
-		cs := connect(t, tr, "twin", "2026-07-28")
+	// One client, a fresh connection for every request.
+	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}}
+	cs := connect(t, tr, "solo", "2026-07-28")
+	for range 3 {
+		call(t, cs, "process_refund", map[string]any{"order_id": "ORD-4471", "amount": 189.0, "confirmedByUser": true})
+	}
+	_ = cs.Close()
+	// Two copies of one client, each with its own version.
+	for _, v := range []string{"1.0-a", "1.0-b"} {
+		c := sdk.NewClient(&sdk.Implementation{Name: "twin", Version: v}, nil)
+		cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: url}, &sdk.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		call(t, cs, "process_refund", map[string]any{"order_id": "ORD-4471", "amount": 189.0, "confirmedByUser": true})
 		_ = cs.Close()
 	}
 	r := srv.Finish()
-	if len(r.Sessions) != 2 {
-		t.Fatalf("%d cards, want 2", len(r.Sessions))
-	}
 	for _, c := range r.Sessions {
-		if len(c.Entries) != 1 || !strings.HasPrefix(c.Session, "stateless-") {
-			t.Errorf("%s %s: %s", c.Session, c.Spec, c.Summary())
+		if !strings.HasPrefix(c.Session, "stateless-") {
+			t.Errorf("%s: not a stateless card", c.Session)
 		}
+		if strings.HasPrefix(c.Client, "solo") && c.Calls != 3 {
+			t.Errorf("%s: %d calls on its card, want all 3", c.Client, c.Calls)
+		}
+	}
+	if len(r.Sessions) != 3 {
+		for _, c := range r.Sessions {
+			t.Logf("%s %s %s: %s", c.Session, c.Client, c.Spec, c.Summary())
+		}
+		t.Fatalf("%d cards, want 3 (solo, twin 1.0-a, twin 1.0-b)", len(r.Sessions))
 	}
 }
