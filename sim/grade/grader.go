@@ -912,8 +912,14 @@ func (g *grader) success(res *rules.ToolResult, cl rules.Classification) {
 		g.add(CheckErrorAsSuccess, isErrorPath, "the text reads as a failure (%q) but isError is not set: the agent takes it as data", firstLine(texts))
 	case m.OK != nil && !*m.OK:
 		g.add(CheckErrorAsSuccess, isErrorPath, "the result says ok: false but isError is not set: the agent takes the failure as data")
+	case m.FailedBy != "":
+		g.add(CheckErrorAsSuccess, isErrorPath, "the result says %s but isError is not set: the agent takes the failure as data", clip(m.FailedBy, 60))
 	case m.Category != "":
 		g.add(CheckErrorAsSuccess, isErrorPath, "the result carries errorCategory %s but isError is not set: the agent takes the failure as data", m.Category)
+	case m.ErrorOnly && (m.OK == nil || !*m.OK):
+		g.add(CheckErrorAsSuccess, isErrorPath, "the result holds nothing but an error member (%q) and isError is not set: the agent takes the failure as data", clip(firstLine(m.Description), 60))
+	case len(res.StructuredContent) == 0 && rules.ReadsAsFailedCall(g.withoutGiven(texts)):
+		g.add(CheckErrorAsSuccess, isErrorPath, "the text reads as a failed request (%q) but isError is not set: the agent takes it as data", firstLine(texts))
 	}
 	empty := g.emptySuccess(res, cl, texts)
 	switch {
@@ -925,6 +931,10 @@ func (g *grader) success(res *rules.ToolResult, cl rules.Classification) {
 	case empty:
 		if words := rules.SaysFailed(g.withoutGiven(g.readText(res))); words != "" {
 			g.add(CheckHiddenFailure, isErrorPath, "the result returns nothing, yet it says %q: a failure passed off as an empty result, which the agent will report as \"no match\"", clip(words, 60))
+		}
+	case len(res.StructuredContent) == 0 && m.Source == "":
+		if words := rules.ShortFailure(g.withoutGiven(texts)); words != "" {
+			g.add(CheckHiddenFailure, isErrorPath, "the whole result is %q, which says %q, yet isError is not set: an access failure passed off as an answer, which the agent will repeat as fact", firstLine(texts), clip(words, 60))
 		}
 	}
 	switch {

@@ -221,6 +221,19 @@ var metadataKeys = map[string]bool{
 	"description": true, "message": true, "detail": true, "suggestedaction": true, "code": true, "errorcode": true,
 	"customermessage": true, "correlationid": true, "retryafterseconds": true, "requiresuseraction": true,
 	"fielderrors": true, "examplearguments": true, "partialresults": true, "attempted": true, "resultcount": true,
+	"status": true, "success": true,
+}
+
+// errorOnlyKeys are the members (as normKey writes them) an object may
+// hold besides an error member and still say nothing but "this failed":
+// {"error": "user not found"}, {"error": {...}, "status": 404}. A member
+// outside them (orders, partialResults, resultCount) is data.
+var errorOnlyKeys = map[string]bool{
+	"ok": true, "error": true, "errors": true, "errorcategory": true, "category": true, "errortype": true,
+	"isretryable": true, "retryable": true, "retriable": true, "automaticretryallowed": true, "recoverable": true,
+	"description": true, "message": true, "detail": true, "details": true, "suggestedaction": true, "code": true,
+	"errorcode": true, "customermessage": true, "correlationid": true, "requestid": true, "retryafterseconds": true,
+	"status": true, "statuscode": true, "success": true, "timestamp": true, "data": true,
 }
 
 // lowerKeys returns the metadata members of an object (metadataKeys) with
