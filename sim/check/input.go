@@ -63,6 +63,9 @@ type Item struct {
 	// Waited is how long a live call waited for an answer that never came
 	// (Response is then empty, or what the server sent instead).
 	Waited time.Duration `json:"-"`
+	// Ended is how the server's process ended before it answered ("exit
+	// status 3"); Response is then empty.
+	Ended string `json:"-"`
 	// Stray are lines a stdio server wrote on stdout that are not JSON-RPC
 	// messages (graded as envelope.stray-output).
 	Stray [][]byte `json:"-"`

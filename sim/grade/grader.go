@@ -99,6 +99,9 @@ func Grade(in Input) Report {
 	g.stray()
 	if len(bytes.TrimSpace(in.Response)) == 0 {
 		switch {
+		case in.Ended != "":
+			g.add(CheckNoAnswer, "$", "the server's process ended (%s) before answering: the client gets no answer, and the model learns nothing about the call", clip(oneLine(in.Ended), 80))
+			return g.report(nil)
 		case in.Waited > 0:
 			g.add(CheckNoAnswer, "$", "no answer came within %s: the client gave up waiting, and the model learns nothing about the call", in.Waited)
 			return g.report(nil)
