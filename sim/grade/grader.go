@@ -277,6 +277,10 @@ func (g *grader) envelope(env rules.Envelope) {
 	if env.Both {
 		g.add(CheckBoth, "$", "the response carries a result and an error member; a client cannot tell which one holds")
 	}
+	for _, p := range env.Duplicates {
+		i := strings.LastIndexByte(p, '.')
+		g.add(CheckDuplicateMember, p, "%s holds %q more than once: one client reads the first value, another the last, so they read different answers", p[:i], clip(p[i+1:], 60))
+	}
 	g.checkID(env)
 }
 
@@ -292,6 +296,8 @@ func (g *grader) checkID(env rules.Envelope) {
 		}
 	case id[0] != '"' && !isNumber(id):
 		g.add(CheckEnvelopeID, "$.id", "the id is %s; JSON-RPC ids are strings or numbers", clip(string(id), 40))
+	case id[0] != '"' && !wholeID(id):
+		g.add(CheckEnvelopeID, "$.id", "the id is %s; a number id is a whole number of at most 2^53 written without a fraction or exponent (JSON-RPC 2.0), or a client cannot hold it exactly to match its call", clip(string(id), 40))
 	case len(bytes.TrimSpace(g.reqID)) > 0 && !sameID(id, g.reqID):
 		g.add(CheckEnvelopeID, "$.id", "the id is %s but the request's was %s: the client cannot match the answer to its call", clip(string(id), 40), clip(string(g.reqID), 40))
 	}
@@ -300,6 +306,27 @@ func (g *grader) checkID(env rules.Envelope) {
 func isNumber(b []byte) bool {
 	var n json.Number
 	return json.Unmarshal(b, &n) == nil && len(b) > 0 && b[0] != '"'
+}
+
+// maxExactID is 2^53, the largest whole number every JSON reader holds
+// exactly (a float64).
+const maxExactID = 1 << 53
+
+// wholeID reports a number id written as a whole number ("7", "-3")
+// within ±2^53: no fraction, no exponent.
+func wholeID(b []byte) bool {
+	if bytes.ContainsAny(b, ".eE") {
+		return false
+	}
+	digits := bytes.TrimPrefix(b, []byte("-"))
+	if len(digits) > 16 {
+		return false
+	}
+	var n int64
+	for _, c := range digits {
+		n = n*10 + int64(c-'0')
+	}
+	return n <= maxExactID
 }
 
 // sameID compares two JSON ids: equal strings, or equal numbers.
