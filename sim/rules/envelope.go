@@ -199,7 +199,6 @@ func stringEnd(b []byte, i int) int {
 	return len(b)
 }
 
-
 func parseToolResult(r json.RawMessage) (*ToolResult, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(r, &fields); err != nil {
