@@ -108,7 +108,24 @@ func (c *conn) failure(ctx context.Context, phase string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s got no answer within %s%s%s", phase, c.timeout, stray, stderrNote(c))
 	}
-	return fmt.Errorf("%s failed: %v%s%s", phase, err, stray, stderrNote(c))
+	if c.http != nil && errors.Is(err, syscall.ECONNREFUSED) {
+		return fmt.Errorf("%s failed: nothing listens at that address (connection refused); is the server running, and is the URL its MCP endpoint?", phase)
+	}
+	return fmt.Errorf("%s failed: %s%s%s", phase, withoutRepeats(err.Error()), stray, stderrNote(c))
+}
+
+// withoutRepeats drops a ": "-separated part of an error message that
+// repeats the part before it ("failed to send request: failed to send
+// request: …", as layers of a transport wrap the same words).
+func withoutRepeats(msg string) string {
+	parts := strings.Split(msg, ": ")
+	out := parts[:1]
+	for _, p := range parts[1:] {
+		if p != out[len(out)-1] {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ": ")
 }
 
 // ended says how the server's process ended ("exit status 3") when a

@@ -394,3 +394,21 @@ func TestServerThatExitsMidProbe(t *testing.T) {
 		t.Errorf("%d tools/call sent; the server exited on the 3rd", calls)
 	}
 }
+
+// A URL where nothing listens says so once, in plain words, not the
+// transport's wrapped error twice over.
+func TestURLWithNothingListening(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	_, err = Live(context.Background(), Target{URL: "http://" + addr + "/mcp"}, Options{Tool: "x", CallTimeout: 5 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "nothing listens at that address") || strings.Contains(err.Error(), "failed to send request: failed to send request") {
+		t.Errorf("error: %v", err)
+	}
+	if got := withoutRepeats("transport error: failed to send request: failed to send request: EOF"); got != "transport error: failed to send request: EOF" {
+		t.Errorf("withoutRepeats: %q", got)
+	}
+}
