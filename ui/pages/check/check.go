@@ -82,9 +82,9 @@ type Model struct {
 	// stopping: esc stopped the running probe; its answers so far are
 	// shown once Live returns.
 	stopping bool
-	gen    int           // the run whose messages count
-	progCh chan tea.Msg
-	doneCh chan tea.Msg
+	gen      int // the run whose messages count
+	progCh   chan tea.Msg
+	doneCh   chan tea.Msg
 
 	fixed   bool           // opened on one exchange (the lab's c): no input, no rerun
 	target  string         // what was probed
