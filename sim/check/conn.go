@@ -61,6 +61,9 @@ type conn struct {
 	// exit says how the server's process ended, "" while it runs (or
 	// when there is no process).
 	exit func() string
+	// exited is closed when the server's process has ended (nil when
+	// there is no process).
+	exited <-chan struct{}
 	// stdio is true for a server on pipes, whose stdout must carry only
 	// JSON-RPC messages.
 	stdio bool
@@ -105,7 +108,41 @@ func (c *conn) failure(ctx context.Context, phase string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s got no answer within %s%s%s", phase, c.timeout, stray, stderrNote(c))
 	}
-	return fmt.Errorf("%s failed: %v%s%s", phase, err, stray, stderrNote(c))
+	if c.http != nil && errors.Is(err, syscall.ECONNREFUSED) {
+		return fmt.Errorf("%s failed: nothing listens at that address (connection refused); is the server running, and is the URL its MCP endpoint?", phase)
+	}
+	return fmt.Errorf("%s failed: %s%s%s", phase, withoutRepeats(err.Error()), stray, stderrNote(c))
+}
+
+// withoutRepeats drops a ": "-separated part of an error message that
+// repeats the part before it ("failed to send request: failed to send
+// request: …", as layers of a transport wrap the same words).
+func withoutRepeats(msg string) string {
+	parts := strings.Split(msg, ": ")
+	out := parts[:1]
+	for _, p := range parts[1:] {
+		if p != out[len(out)-1] {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ": ")
+}
+
+// ended says how the server's process ended ("exit status 3") when a
+// call failed with err because it did, "" while it runs. A call that
+// timed out is checked at once; any other failure (the transport saw
+// stdout close) waits up to a second for the process's status.
+func (c *conn) ended(err error) string {
+	if c.exited == nil {
+		return ""
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		select {
+		case <-c.exited:
+		case <-time.After(time.Second):
+		}
+	}
+	return c.exit()
 }
 
 // stray returns the lines the server wrote on stdout from message from
@@ -237,6 +274,7 @@ func commandConn(ctx context.Context, rec *wire.Recorder, command string) (*conn
 	context.AfterFunc(ctx, func() { _ = stop() })
 	c := ioConn(rec, stdout, stdin, stop, errTail)
 	c.stdio = true
+	c.exited = exited
 	c.exit = func() string {
 		select {
 		case <-exited:

@@ -63,6 +63,9 @@ type Item struct {
 	// Waited is how long a live call waited for an answer that never came
 	// (Response is then empty, or what the server sent instead).
 	Waited time.Duration `json:"-"`
+	// Ended is how the server's process ended before it answered ("exit
+	// status 3"); Response is then empty.
+	Ended string `json:"-"`
 	// Stray are lines a stdio server wrote on stdout that are not JSON-RPC
 	// messages (graded as envelope.stray-output).
 	Stray [][]byte `json:"-"`
@@ -254,6 +257,10 @@ func (p *parser) stream(data []byte, document bool) bool {
 				at = len(bytes.TrimRight(data, " \t\r\n"))
 			}
 			at = max(0, min(at, len(data)))
+			if tooDeep(err) {
+				p.problem(lineAt(at), "%s", deepText)
+				return true
+			}
 			p.problems = append(p.problems, fmt.Sprintf("%s:%d:%d: not JSON: %s", p.name, lineAt(at), column(data, at), syntaxText(err, data, at)))
 			return true
 		}
@@ -319,7 +326,11 @@ func (p *parser) lines(data []byte) {
 		if !json.Valid(b) {
 			var v any
 			err := json.Unmarshal(b, &v)
-			p.problem(line, "not JSON (%v); each line must be one JSON value", err)
+			if tooDeep(err) {
+				p.problem(line, "%s", deepText)
+			} else {
+				p.problem(line, "not JSON (%v); each line must be one JSON value", err)
+			}
 			continue
 		}
 		p.value(b, line)
@@ -336,10 +347,19 @@ func (p *parser) lines(data []byte) {
 	}
 }
 
+// deepText says a value nests too deeply, whichever reader found it.
+var deepText = fmt.Sprintf("the JSON nests more than %d levels deep; errorlab check reads at most %d", MaxDepth, MaxDepth)
+
+// tooDeep reports encoding/json's error for nesting past its own limit
+// (10,000 levels), which is past MaxDepth too.
+func tooDeep(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "exceeded max depth")
+}
+
 // value reads one JSON value: an array of records, or one record.
 func (p *parser) value(b []byte, line int) {
-	if d := depth(b); d > MaxDepth {
-		p.problem(line, "the JSON nests %d levels deep; errorlab check reads at most %d", d, MaxDepth)
+	if depth(b) > MaxDepth {
+		p.problem(line, "%s", deepText)
 		return
 	}
 	if b[0] == '[' {

@@ -140,3 +140,30 @@ func TestTooManyRecords(t *testing.T) {
 		t.Errorf("array: %v", ie)
 	}
 }
+
+// Nesting too deep is said in the same words however deep it goes and
+// wherever it is: 129 levels inside structuredContent, 200,000 brackets
+// at the top (past encoding/json's own limit), in a file or in JSON lines.
+func TestTooDeepSaidTheSameWay(t *testing.T) {
+	inner := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":` + strings.Repeat("[", 130) + strings.Repeat("]", 130) + `}}}`
+	for name, in := range map[string]string{
+		"129 levels in structuredContent": inner,
+		"200,000 brackets":                strings.Repeat("[", 200000),
+		"200,000 brackets as JSON lines":  bareOK + "\n" + strings.Repeat("[", 200000) + "\n",
+		"5,000 levels, closed":            strings.Repeat("[", 5000) + strings.Repeat("]", 5000),
+	} {
+		ie := inputError(t, []byte(in))
+		found := false
+		for _, p := range ie.Problems {
+			if strings.Contains(p, "nests more than 128 levels deep; errorlab check reads at most 128") {
+				found = true
+			}
+			if strings.Contains(p, "exceeded max depth") {
+				t.Errorf("%s: %q", name, p)
+			}
+		}
+		if !found {
+			t.Errorf("%s: %v", name, ie.Problems)
+		}
+	}
+}

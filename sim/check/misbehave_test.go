@@ -18,6 +18,7 @@ import (
 	"github.com/errorlab/errorlab/sim/check/checktest"
 	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/rules"
+	"github.com/errorlab/errorlab/sim/wire"
 )
 
 // fakeTarget starts this test binary as a checktest server in mode.
@@ -307,4 +308,107 @@ func running(pid int) bool {
 	// The state follows the command name in parentheses: "pid (comm) S …".
 	i := strings.LastIndexByte(string(stat), ')')
 	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
+}
+
+// A live answer dressed as success ({"status":"error"} with no isError)
+// fails the check (LESSON-RULES §3).
+func TestLiveErrorAsSuccess(t *testing.T) {
+	out, err := Live(context.Background(), fakeTarget(t, checktest.ErrorAsSuccess), Options{Tool: "lookup_order", Args: json.RawMessage(`{"order_id":"ORD-4471"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasCheck(out, grade.CheckErrorAsSuccess) || !Failed(out.Results, grade.SevError) {
+		t.Errorf("an error dressed as success passed: %v", allIDs(out))
+	}
+}
+
+// An answer that comes after its call timed out, carrying its own id, is
+// not taken for the next call's answer (no false envelope.id finding):
+// each call the server answers late is unanswered, three in a row stop
+// the probe, and the late answers are noted.
+func TestLateAnswersMatchedByID(t *testing.T) {
+	timeout := 1500 * time.Millisecond
+	out, err := Live(context.Background(), fakeTarget(t, checktest.AnswerLate), Options{Probe: true, CallTimeout: timeout,
+		Args: json.RawMessage(`{"lookup_order": {"order_id": "ORD-4471"}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasCheck(out, grade.CheckEnvelopeID) {
+		t.Errorf("a late answer was pinned to another call: %v", allIDs(out))
+	}
+	waited := 0
+	for _, r := range out.Results {
+		if r.Label == "tools/call lookup_order" {
+			if r.Waited == 0 || len(r.Response) > 0 {
+				t.Errorf("%s was graded with an answer that is not its own: %s", r.Source, r.Response)
+			}
+			waited++
+		}
+	}
+	if waited != 3 || !strings.Contains(out.Stopped, "3 calls in a row got no answer") {
+		t.Errorf("%d calls unanswered; stopped: %q", waited, out.Stopped)
+	}
+	late := 0
+	for _, n := range out.Notes {
+		if strings.Contains(n, "came after the 1.5s timeout") {
+			late++
+		}
+	}
+	if late < 2 {
+		t.Errorf("the late answers were not noted: %q", out.Notes)
+	}
+}
+
+// A server whose process exits during a call is said to have exited (its
+// status and stderr), not to have been waited for, and no call is sent
+// to it after.
+func TestServerThatExitsMidProbe(t *testing.T) {
+	out, err := Live(context.Background(), fakeTarget(t, checktest.ExitOnCall), Options{Probe: true, CallTimeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := out.Results[len(out.Results)-1]
+	if last.Ended != "exit status 3" || !strings.Contains(last.Source, "exited before answering") {
+		t.Errorf("the last result: %q ended %q", last.Source, last.Ended)
+	}
+	for _, r := range out.Results {
+		for _, f := range r.Report.Findings {
+			if strings.Contains(f.Message, "within") {
+				t.Errorf("%s: %q", r.Source, f.Message)
+			}
+		}
+		if r.Waited != 0 {
+			t.Errorf("%s graded as waited for", r.Source)
+		}
+	}
+	if !strings.Contains(out.Stopped, "exited (exit status 3) during call 4 of") || !strings.Contains(out.Stopped, "the order store closed") {
+		t.Errorf("stopped: %q", out.Stopped)
+	}
+	calls := 0
+	for _, m := range out.Transcript {
+		if m.Dir == wire.ClientToServer && m.Method() == "tools/call" {
+			calls++
+		}
+	}
+	if calls != 3 { // the unknown tool, then two of lookup_order
+		t.Errorf("%d tools/call sent; the server exited on the 3rd", calls)
+	}
+}
+
+// A URL where nothing listens says so once, in plain words, not the
+// transport's wrapped error twice over.
+func TestURLWithNothingListening(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	_, err = Live(context.Background(), Target{URL: "http://" + addr + "/mcp"}, Options{Tool: "x", CallTimeout: 5 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "nothing listens at that address") || strings.Contains(err.Error(), "failed to send request: failed to send request") {
+		t.Errorf("error: %v", err)
+	}
+	if got := withoutRepeats("transport error: failed to send request: failed to send request: EOF"); got != "transport error: failed to send request: EOF" {
+		t.Errorf("withoutRepeats: %q", got)
+	}
 }

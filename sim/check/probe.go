@@ -195,14 +195,28 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 		}
 		it := Item{Source: source, Label: Label(req), Request: req, Response: resp, Tools: gradeTools, Spec: out.Spec}
 		if req == nil {
-			it.Label = p.label()
+			it.Label = p.wireLabel()
 		}
 		if err != nil && !json.Valid(resp) {
 			// No JSON-RPC answer came: nothing, or what the server sent
-			// instead. Three in a row, or a cancelled run, means the
-			// server is gone: stop, and keep what was answered.
+			// instead. A server whose process ended, three calls in a row
+			// unanswered, or a cancelled run, means the server is gone:
+			// stop, and keep what was answered.
 			if ctx.Err() != nil {
 				return out, c.failure(ctx, fmt.Sprintf("call %d of %d (%s)", i+1, len(plan), p.label()), err)
+			}
+			if ended := c.ended(err); ended != "" && resp == nil {
+				it.Ended = ended
+				it.Source += " (the server exited before answering)"
+				out.Results = append(out.Results, GradeItem(it))
+				out.Stopped = fmt.Sprintf("%s exited (%s) during call %d of %d (%s) without answering it", t.Label(), ended, i+1, len(plan), p.label())
+				if i+1 < len(plan) {
+					out.Stopped += fmt.Sprintf(", so the last %d calls were not made", len(plan)-i-1)
+				}
+				if s := c.stderr.String(); s != "" {
+					out.Stopped += "; its stderr ended with:\n" + s
+				}
+				break
 			}
 			unanswered++
 			if resp == nil {
@@ -222,6 +236,7 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 		unanswered = 0
 		out.Results = append(out.Results, GradeItem(it))
 	}
+	out.Notes = append(out.Notes, lateAnswers(c.rec.Transcript(), out.Results, opts.CallTimeout)...)
 	if opts.Progress != nil {
 		opts.Progress(len(plan), len(plan), "done")
 	}
@@ -248,6 +263,35 @@ func gradedRevision(asked rules.Revision, negotiated string) (rules.Revision, st
 		return rules.Revisions[0], fmt.Sprintf("the server did not accept spec %s: it settled on %s, older than errorlab knows, so its answers are graded under %s (the same error rules)", asked, negotiated, rules.Revisions[0])
 	}
 	return asked, fmt.Sprintf("the server settled on spec %s, which errorlab does not know: its answers are graded under %s", negotiated, asked)
+}
+
+// lateAnswers notes each call graded as unanswered whose answer (its own
+// id) came later, after the client had given up on it: such an answer is
+// never taken for another call's.
+func lateAnswers(msgs []wire.Message, results []Result, timeout time.Duration) []string {
+	var notes []string
+	for _, r := range results {
+		if r.Waited == 0 || len(r.Request) == 0 {
+			continue
+		}
+		id := wire.Message{Dir: wire.ClientToServer, Bytes: r.Request}.ID()
+		for _, m := range msgs {
+			if m.Dir == wire.ServerToClient && m.Method() == "" && m.ID() == id && json.Valid(m.Bytes) {
+				notes = append(notes, fmt.Sprintf("%s: the answer (id %s) came after the %s timeout; it was not taken for another call's", r.Source, id, timeout))
+				break
+			}
+		}
+	}
+	return notes
+}
+
+// wireLabel is what Label says of the probe's request: "tools/call NAME"
+// or the method.
+func (p Probe) wireLabel() string {
+	if p.Method != "" {
+		return p.Method
+	}
+	return "tools/call " + p.Tool
 }
 
 func (p Probe) label() string {
@@ -299,8 +343,10 @@ func send(ctx context.Context, cl *client.Client, c *conn, p Probe, timeout time
 
 // answer finds, from message mark on, the last request with method and
 // the server's answer to it: the message with its id or, failing that,
-// the first response the server sent after it (a response with a wrong id
-// is still the answer, and the grader says the id is wrong).
+// the first response the server sent after it whose id is no other
+// request's (a response with a wrong id is still the answer, and the
+// grader says the id is wrong; a late answer to an earlier call, which
+// carries that call's id, is not).
 func answer(msgs []wire.Message, mark int, method string) (req, resp []byte) {
 	at := -1
 	for i := len(msgs) - 1; i >= mark && i >= 0; i-- {
@@ -313,15 +359,22 @@ func answer(msgs []wire.Message, mark int, method string) (req, resp []byte) {
 		return nil, nil
 	}
 	id := msgs[at].ID()
+	sent := map[string]bool{}
+	for _, m := range msgs {
+		if m.Dir == wire.ClientToServer && m.Method() != "" {
+			sent[m.ID()] = true
+		}
+	}
 	var first []byte
 	for _, m := range msgs[at+1:] {
 		if m.Dir != wire.ServerToClient || m.Method() != "" {
 			continue
 		}
-		if m.ID() == id {
+		mid := m.ID()
+		if mid == id {
 			return req, m.Bytes
 		}
-		if first == nil {
+		if first == nil && !(sent[mid] && mid != "") {
 			first = m.Bytes
 		}
 	}

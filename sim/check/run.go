@@ -13,7 +13,7 @@ type Result struct {
 // GradeItem grades one item with sim/grade.
 func GradeItem(it Item) Result {
 	return Result{Item: it, Report: grade.Grade(grade.Input{Request: it.Request, Response: it.Response, Tools: it.Tools, Spec: it.Spec,
-		Truth: it.Truth, Waited: it.Waited, Stray: it.Stray})}
+		Truth: it.Truth, Waited: it.Waited, Ended: it.Ended, Stray: it.Stray})}
 }
 
 // GradeAll grades every item, in order.

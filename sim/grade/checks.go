@@ -39,6 +39,7 @@ const (
 	CheckJSONRPC           CheckID = "envelope.jsonrpc"
 	CheckEnvelopeID        CheckID = "envelope.id"
 	CheckBoth              CheckID = "envelope.both"
+	CheckDuplicateMember   CheckID = "envelope.duplicate-member"
 	CheckNeither           CheckID = "envelope.neither"
 	CheckNoContent         CheckID = "envelope.no-content"
 	CheckResultType        CheckID = "envelope.result-type"
@@ -124,6 +125,9 @@ var checkList = []Check{
 	{CheckBoth, SevError, DefectMalformed, rules.RuleProtocolLayer, "",
 		"The response has both a result and an error member",
 		"Send exactly one of result or error."},
+	{CheckDuplicateMember, SevError, DefectMalformed, rules.RuleProtocolLayer, "",
+		"A member name is sent twice in one object",
+		"Send each member once (isError, id, errorCategory, …): RFC 8259 leaves a repeated name to each reader, so one client reads the first value and another the last."},
 	{CheckNeither, SevError, DefectMalformed, rules.RuleProtocolLayer, "",
 		"The response has neither a result nor an error member",
 		"Answer every request with exactly one of result or error."},

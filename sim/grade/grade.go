@@ -194,6 +194,10 @@ type Input struct {
 	// an answer that never came (a live probe's timeout): the finding is
 	// envelope.no-answer rather than an unreadable response.
 	Waited time.Duration
+	// Ended, when Response is empty, is how the server's process ended
+	// before it answered ("exit status 3"): the finding is
+	// envelope.no-answer, saying the server exited.
+	Ended string
 	// Stray holds lines a stdio server wrote on stdout that are not
 	// JSON-RPC messages (a banner, a log line): each is an
 	// envelope.stray-output finding. With Stray and no Response, only

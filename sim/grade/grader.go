@@ -99,6 +99,9 @@ func Grade(in Input) Report {
 	g.stray()
 	if len(bytes.TrimSpace(in.Response)) == 0 {
 		switch {
+		case in.Ended != "":
+			g.add(CheckNoAnswer, "$", "the server's process ended (%s) before answering: the client gets no answer, and the model learns nothing about the call", clip(oneLine(in.Ended), 80))
+			return g.report(nil)
 		case in.Waited > 0:
 			g.add(CheckNoAnswer, "$", "no answer came within %s: the client gave up waiting, and the model learns nothing about the call", in.Waited)
 			return g.report(nil)
@@ -274,6 +277,10 @@ func (g *grader) envelope(env rules.Envelope) {
 	if env.Both {
 		g.add(CheckBoth, "$", "the response carries a result and an error member; a client cannot tell which one holds")
 	}
+	for _, p := range env.Duplicates {
+		i := strings.LastIndexByte(p, '.')
+		g.add(CheckDuplicateMember, p, "%s holds %q more than once: one client reads the first value, another the last, so they read different answers", p[:i], clip(p[i+1:], 60))
+	}
 	g.checkID(env)
 }
 
@@ -289,6 +296,8 @@ func (g *grader) checkID(env rules.Envelope) {
 		}
 	case id[0] != '"' && !isNumber(id):
 		g.add(CheckEnvelopeID, "$.id", "the id is %s; JSON-RPC ids are strings or numbers", clip(string(id), 40))
+	case id[0] != '"' && !wholeID(id):
+		g.add(CheckEnvelopeID, "$.id", "the id is %s; a number id is a whole number of at most 2^53 written without a fraction or exponent (JSON-RPC 2.0), or a client cannot hold it exactly to match its call", clip(string(id), 40))
 	case len(bytes.TrimSpace(g.reqID)) > 0 && !sameID(id, g.reqID):
 		g.add(CheckEnvelopeID, "$.id", "the id is %s but the request's was %s: the client cannot match the answer to its call", clip(string(id), 40), clip(string(g.reqID), 40))
 	}
@@ -297,6 +306,27 @@ func (g *grader) checkID(env rules.Envelope) {
 func isNumber(b []byte) bool {
 	var n json.Number
 	return json.Unmarshal(b, &n) == nil && len(b) > 0 && b[0] != '"'
+}
+
+// maxExactID is 2^53, the largest whole number every JSON reader holds
+// exactly (a float64).
+const maxExactID = 1 << 53
+
+// wholeID reports a number id written as a whole number ("7", "-3")
+// within ±2^53: no fraction, no exponent.
+func wholeID(b []byte) bool {
+	if bytes.ContainsAny(b, ".eE") {
+		return false
+	}
+	digits := bytes.TrimPrefix(b, []byte("-"))
+	if len(digits) > 16 {
+		return false
+	}
+	var n int64
+	for _, c := range digits {
+		n = n*10 + int64(c-'0')
+	}
+	return n <= maxExactID
 }
 
 // sameID compares two JSON ids: equal strings, or equal numbers.
@@ -913,8 +943,14 @@ func (g *grader) success(res *rules.ToolResult, cl rules.Classification) {
 		g.add(CheckErrorAsSuccess, isErrorPath, "the text reads as a failure (%q) but isError is not set: the agent takes it as data", firstLine(texts))
 	case m.OK != nil && !*m.OK:
 		g.add(CheckErrorAsSuccess, isErrorPath, "the result says ok: false but isError is not set: the agent takes the failure as data")
+	case m.FailedBy != "":
+		g.add(CheckErrorAsSuccess, isErrorPath, "the result says %s but isError is not set: the agent takes the failure as data", clip(m.FailedBy, 60))
 	case m.Category != "":
 		g.add(CheckErrorAsSuccess, isErrorPath, "the result carries errorCategory %s but isError is not set: the agent takes the failure as data", m.Category)
+	case m.ErrorOnly && (m.OK == nil || !*m.OK):
+		g.add(CheckErrorAsSuccess, isErrorPath, "the result holds nothing but an error member (%q) and isError is not set: the agent takes the failure as data", clip(firstLine(m.Description), 60))
+	case len(res.StructuredContent) == 0 && rules.ReadsAsFailedCall(g.withoutGiven(texts)):
+		g.add(CheckErrorAsSuccess, isErrorPath, "the text reads as a failed request (%q) but isError is not set: the agent takes it as data", firstLine(texts))
 	}
 	empty := g.emptySuccess(res, cl, texts)
 	switch {
@@ -926,6 +962,10 @@ func (g *grader) success(res *rules.ToolResult, cl rules.Classification) {
 	case empty:
 		if words := rules.SaysFailed(g.withoutGiven(g.readText(res))); words != "" {
 			g.add(CheckHiddenFailure, isErrorPath, "the result returns nothing, yet it says %q: a failure passed off as an empty result, which the agent will report as \"no match\"", clip(words, 60))
+		}
+	case len(res.StructuredContent) == 0 && m.Source == "":
+		if words := rules.ShortFailure(g.withoutGiven(texts)); words != "" {
+			g.add(CheckHiddenFailure, isErrorPath, "the whole result is %q, which says %q, yet isError is not set: an access failure passed off as an answer, which the agent will repeat as fact", firstLine(texts), clip(words, 60))
 		}
 	}
 	switch {

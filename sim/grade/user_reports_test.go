@@ -280,3 +280,62 @@ func TestEnvelopeMessages(t *testing.T) {
 		}
 	}
 }
+
+// Errors dressed as success (second new-user round): a success whose
+// text or structuredContent says the call failed, in the shapes servers
+// send (LESSON-RULES §3 synonyms of ok: false; §4 for an unreachable
+// source), fails the check; the nearby shapes of a real success stay
+// clean.
+func TestErrorsDressedAsSuccess(t *testing.T) {
+	req := call("get_user", `{"user_id":5}`)
+	asText := func(s string) []byte {
+		b, _ := json.Marshal(s)
+		return result(`{"content":[{"type":"text","text":` + string(b) + `}]}`)
+	}
+	asBoth := func(obj string) []byte {
+		b, _ := json.Marshal(obj)
+		return result(`{"content":[{"type":"text","text":` + string(b) + `}],"structuredContent":` + obj + `}`)
+	}
+	fails := []struct {
+		name string
+		res  []byte
+		want CheckID
+	}{
+		{"status error in text", asText(`{"status":"error","message":"user not found"}`), CheckErrorAsSuccess},
+		{"an error member alone in text", asText(`{"error":"user not found"}`), CheckErrorAsSuccess},
+		{"success false in text", asText(`{"success":false,"message":"user not found"}`), CheckErrorAsSuccess},
+		{"an error object alone in text", asText(`{"error":{"code":403,"message":"forbidden"}}`), CheckErrorAsSuccess},
+		{"a failed request's message", asText(`Request failed with status code 500`), CheckErrorAsSuccess},
+		{"internal server error", asText(`Internal server error`), CheckErrorAsSuccess},
+		{"could not connect", asText(`Could not connect to the database`), CheckHiddenFailure},
+		{"status error in structuredContent", asBoth(`{"status":"error","message":"user not found"}`), CheckErrorAsSuccess},
+		{"an error member alone in structuredContent", asBoth(`{"error":"user not found"}`), CheckErrorAsSuccess},
+		{"success false in structuredContent", asBoth(`{"success":false,"message":"user not found"}`), CheckErrorAsSuccess},
+		{"Status FAILED with null data", asBoth(`{"Status":"FAILED","data":null,"message":"upstream refused"}`), CheckErrorAsSuccess},
+	}
+	for _, c := range fails {
+		t.Run(c.name, func(t *testing.T) {
+			rep := Grade(Input{Request: req, Response: c.res})
+			if _, ok := findingOf(rep, c.want); !ok || rep.Verdict != Fail {
+				t.Errorf("graded %s %v, want %s", rep.Verdict, ids(rep), c.want)
+			}
+		})
+	}
+	clean := []struct {
+		name string
+		res  []byte
+	}{
+		{"status shipped", asBoth(`{"status":"shipped","orderId":"ORD-4471"}`)},
+		{"success true with data", asBoth(`{"success":true,"data":{"id":5,"name":"Ada"}}`)},
+		{"data beside a null error", asBoth(`{"user":{"id":5},"error":null}`)},
+		{"a sentence about a courier", asText(`Order ORD-4471 is out for delivery; the courier will call before arriving.`)},
+		{"a long text that mentions a past outage", asText(strings.Repeat("Order ORD-4471 shipped on Monday. ", 8) + "The warehouse was down for an hour on Sunday.")},
+	}
+	for _, c := range clean {
+		t.Run(c.name, func(t *testing.T) {
+			if rep := Grade(Input{Request: req, Response: c.res}); rep.Verdict == Fail {
+				t.Errorf("a success graded fail: %+v", rep.Findings)
+			}
+		})
+	}
+}

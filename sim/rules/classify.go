@@ -49,6 +49,14 @@ type Metadata struct {
 	// is neither null nor false nor empty: a failure, whatever else the
 	// result says (LESSON-RULES §3, §4).
 	ErrorMember bool
+	// ErrorOnly is true when the object is nothing but an error: an error
+	// member and members that describe it ({"error": "user not found"},
+	// {"error": {"code": 403, "message": "forbidden"}}), no data.
+	ErrorOnly bool
+	// FailedBy names the member that says the call failed, in the words
+	// sent: `success: false` or `status: "error"` (the synonyms of ok:
+	// false, LESSON-RULES §3); "" when none does.
+	FailedBy string
 
 	Code               string
 	CustomerMessage    string
@@ -190,6 +198,8 @@ func metadataAt(obj map[string]json.RawMessage, depth int) Metadata {
 			m = metadataAt(inner, depth+1)
 			m.Envelope, m.OK = true, okFlag
 			m.ErrorMember = m.ErrorMember || len(inner) > 0
+			m.ErrorOnly = m.ErrorMember && errorOnly(obj)
+			m.FailedBy = failedBy(obj)
 			return m
 		}
 	}
@@ -270,7 +280,48 @@ func metadataAt(obj map[string]json.RawMessage, depth int) Metadata {
 		}
 	}
 	m.OK = okFlag
+	m.ErrorOnly = m.ErrorMember && errorOnly(obj)
+	m.FailedBy = failedBy(obj)
 	return m
+}
+
+// errorOnly reports an object whose every member is in errorOnlyKeys, a
+// data member (if any) being null or empty.
+func errorOnly(obj map[string]json.RawMessage) bool {
+	for k, v := range obj {
+		n := normKey(k)
+		if !errorOnlyKeys[n] {
+			return false
+		}
+		if n == "data" {
+			switch strings.TrimSpace(string(v)) {
+			case "null", "{}", "[]", `""`:
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// failedStatus are the values of a status member that say a call failed.
+var failedStatus = map[string]bool{"error": true, "failed": true, "failure": true, "fail": true, "errored": true, "ko": true}
+
+// failedBy names the member of obj that says the call failed: success
+// false, or a status of "error", "failed", "failure" (any case).
+func failedBy(obj map[string]json.RawMessage) string {
+	for k, v := range obj {
+		if normKey(k) == "success" && strings.TrimSpace(string(v)) == "false" {
+			return k + ": false"
+		}
+	}
+	for k, v := range obj {
+		var s string
+		if normKey(k) == "status" && json.Unmarshal(v, &s) == nil && failedStatus[strings.ToLower(strings.TrimSpace(s))] {
+			return fmt.Sprintf("%s: %q", k, s)
+		}
+	}
+	return ""
 }
 
 // withEnvelope adds ".error" to a path whose metadata sat in an envelope.
@@ -324,6 +375,34 @@ var errorTextPattern = Lazy(`(?i)^\s*(error\b|err:|exception\b|traceback|fatal\b
 // denied", "Traceback ..."). A success result whose text does is the
 // error-as-success anti-pattern of LESSON-RULES §3.
 func LooksLikeError(text string) bool { return errorTextPattern.MatchString(text) }
+
+// maxFailureLine is the longest one-line text ReadsAsFailedCall and
+// ShortFailure judge: a whole result that is one short sentence.
+const maxFailureLine = 200
+
+var failedCallPattern = Lazy(`(?i)^\s*(the |an? )?(\w+ )?(request|call|operation|query|lookup|connection|upstream|server|api|network|internal|unexpected|unknown|http|database|service) (failed|error|errored)\b`)
+
+// ReadsAsFailedCall reports a one-line text of at most 200 bytes that
+// says a request failed: "Request failed with status code 500",
+// "Internal server error", "Upstream call failed". Such a text as the
+// whole of a success result is the error-as-success anti-pattern of
+// LESSON-RULES §3, as LooksLikeError's are.
+func ReadsAsFailedCall(text string) bool {
+	text = strings.TrimSpace(text)
+	return len(text) <= maxFailureLine && !strings.ContainsRune(text, '\n') && failedCallPattern.MatchString(text)
+}
+
+// ShortFailure returns the failure words (SaysFailed) of a one-line text
+// of at most 200 bytes: "Could not connect to the database" as the whole
+// of a success result is an access failure passed off as an answer
+// (LESSON-RULES §4). "" for a longer text or one that says no failure.
+func ShortFailure(text string) string {
+	text = strings.TrimSpace(text)
+	if len(text) > maxFailureLine || strings.ContainsRune(text, '\n') {
+		return ""
+	}
+	return SaysFailed(text)
+}
 
 // failureTextPattern matches words that say a call failed or its source
 // could not be reached: "could not reach the order database", "the query

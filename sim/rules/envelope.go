@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,12 @@ type Envelope struct {
 	// Both is true when the response carried a result and an error member
 	// at once, which JSON-RPC 2.0 forbids; Error and Result are both set.
 	Both bool
+	// Duplicates are the members sent more than once, as JSON paths
+	// ("$.id", "$.result.isError"): in the response, its result, its
+	// error and the result's structuredContent. RFC 8259 leaves the value
+	// of a repeated name to each reader (Go keeps the last, others the
+	// first), so two clients can read two different answers.
+	Duplicates []string
 }
 
 // ErrNoResultOrError is the error ParseEnvelope wraps for a response with
@@ -119,7 +126,77 @@ func ParseEnvelope(raw []byte) (Envelope, error) {
 		return env, ErrNoResultOrError
 	}
 	env.Both = env.Error != nil && env.Result != nil
+	env.Duplicates = duplicateNames(raw, "$")
+	if r := top["result"]; len(r) > 0 {
+		env.Duplicates = append(env.Duplicates, duplicateNames(r, "$.result")...)
+	}
+	if e := top["error"]; len(e) > 0 {
+		env.Duplicates = append(env.Duplicates, duplicateNames(e, "$.error")...)
+	}
+	if env.Result != nil && len(env.Result.StructuredContent) > 0 {
+		env.Duplicates = append(env.Duplicates, duplicateNames(env.Result.StructuredContent, "$.result.structuredContent")...)
+	}
 	return env, nil
+}
+
+// maxDuplicates bounds the repeated names duplicateNames reports.
+const maxDuplicates = 8
+
+// duplicateNames returns path + "." + name for each member name that
+// occurs more than once in the JSON object obj (its own members, not
+// those of nested values), in the order of their second occurrence.
+// obj is valid JSON (ParseEnvelope read it); anything but an object gives
+// none. It reads obj once, byte by byte, so a large object costs linear
+// time.
+func duplicateNames(obj []byte, path string) []string {
+	obj = bytes.TrimSpace(obj)
+	if len(obj) < 2 || obj[0] != '{' {
+		return nil
+	}
+	var seen map[string]bool
+	var out []string
+	depth, expectKey := 0, false
+	for i := 0; i < len(obj); i++ {
+		switch c := obj[i]; c {
+		case '{', '[':
+			depth++
+			expectKey = depth == 1 && c == '{'
+		case '}', ']':
+			depth--
+		case ',':
+			expectKey = depth == 1
+		case '"':
+			end := stringEnd(obj, i)
+			if depth == 1 && expectKey {
+				name, plain := string(obj[i+1:max(i+1, end-1)]), bytes.IndexByte(obj[i:end], '\\') < 0
+				if plain || json.Unmarshal(obj[i:end], &name) == nil {
+					if seen == nil {
+						seen = map[string]bool{}
+					}
+					if seen[name] && len(out) < maxDuplicates && !slices.Contains(out, path+"."+name) {
+						out = append(out, path+"."+name)
+					}
+					seen[name] = true
+				}
+				expectKey = false
+			}
+			i = end - 1
+		}
+	}
+	return out
+}
+
+// stringEnd returns the index just past the JSON string opening at i.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
 }
 
 func parseToolResult(r json.RawMessage) (*ToolResult, error) {
@@ -221,6 +298,19 @@ var metadataKeys = map[string]bool{
 	"description": true, "message": true, "detail": true, "suggestedaction": true, "code": true, "errorcode": true,
 	"customermessage": true, "correlationid": true, "retryafterseconds": true, "requiresuseraction": true,
 	"fielderrors": true, "examplearguments": true, "partialresults": true, "attempted": true, "resultcount": true,
+	"status": true, "success": true,
+}
+
+// errorOnlyKeys are the members (as normKey writes them) an object may
+// hold besides an error member and still say nothing but "this failed":
+// {"error": "user not found"}, {"error": {...}, "status": 404}. A member
+// outside them (orders, partialResults, resultCount) is data.
+var errorOnlyKeys = map[string]bool{
+	"ok": true, "error": true, "errors": true, "errorcategory": true, "category": true, "errortype": true,
+	"isretryable": true, "retryable": true, "retriable": true, "automaticretryallowed": true, "recoverable": true,
+	"description": true, "message": true, "detail": true, "details": true, "suggestedaction": true, "code": true,
+	"errorcode": true, "customermessage": true, "correlationid": true, "requestid": true, "retryafterseconds": true,
+	"status": true, "statuscode": true, "success": true, "timestamp": true, "data": true,
 }
 
 // lowerKeys returns the metadata members of an object (metadataKeys) with

@@ -529,3 +529,28 @@ func TestBackoff(t *testing.T) {
 		t.Errorf("the capped retries wait %v s in all, want 7 (1+2+4)", total)
 	}
 }
+
+// A member name sent twice in the response, its result, its error or its
+// structuredContent is found; the same name in different objects, or
+// inside a string, is not.
+func TestDuplicateMembers(t *testing.T) {
+	cases := []struct {
+		raw  string
+		want []string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a"}],"isError":true,"isError":false}}`, []string{"$.result.isError"}},
+		{`{"jsonrpc":"2.0","id":1,"result":{"content":[]},"id":2}`, []string{"$.id"}},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"a","code":-32603}}`, []string{"$.error.code"}},
+		{`{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"ok":true,"ok":false}}}`, []string{"$.result.structuredContent.ok"}},
+		{`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a"},{"type":"text","text":"{\"id\":1,\"id\":2}"}],"structuredContent":{"a":{"x":1},"b":{"x":2}}}}`, nil},
+	}
+	for _, c := range cases {
+		env, err := rules.ParseEnvelope([]byte(c.raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(env.Duplicates, c.want) {
+			t.Errorf("%s: duplicates %q, want %q", c.raw, env.Duplicates, c.want)
+		}
+	}
+}

@@ -43,6 +43,16 @@ const (
 	// OldSpec refuses server/discover (-32601) and settles on 2025-11-25
 	// whatever initialize asks for.
 	OldSpec = "old-spec"
+	// ErrorAsSuccess answers every call of lookup_order with
+	// {"status":"error","message":"order not found"} and no isError.
+	ErrorAsSuccess = "error-as-success"
+	// AnswerLate answers each tools/call of lookup_order only when the
+	// next request comes, with the held call's own id: every answer comes
+	// after the client gave up on it, while it waits for another call.
+	AnswerLate = "answer-late"
+	// ExitOnCall exits with status 3 on the second tools/call of
+	// lookup_order, after a line on stderr, without answering it.
+	ExitOnCall = "exit-on-call"
 )
 
 // Serving makes the process the server when ModeEnv is set, and exits
@@ -92,6 +102,8 @@ func Serve(mode string, in io.Reader, out io.Writer) {
 	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), 8<<20)
+	var held func() // AnswerLate: the answer to the call held back
+	calls := 0
 	for sc.Scan() {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
@@ -104,6 +116,10 @@ func Serve(mode string, in io.Reader, out io.Writer) {
 		}
 		if json.Unmarshal(sc.Bytes(), &m) != nil || len(m.ID) == 0 {
 			continue // a notification, or not JSON
+		}
+		if held != nil {
+			held()
+			held = nil
 		}
 		reply := func(result any) { send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result}) }
 		fail := func(code int, msg string) {
@@ -129,6 +145,21 @@ func Serve(mode string, in io.Reader, out io.Writer) {
 			}
 			reply(map[string]any{"tools": tools})
 		case "tools/call":
+			if m.Params.Name == "lookup_order" {
+				calls++
+				switch {
+				case mode == ExitOnCall && calls == 2:
+					fmt.Fprintln(os.Stderr, "fatal: the order store closed")
+					os.Exit(3)
+				case mode == AnswerLate:
+					name, args := m.Params.Name, m.Params.Arguments
+					held = func() { call(mode, name, args, reply, fail) }
+					continue
+				case mode == ErrorAsSuccess:
+					reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": `{"status":"error","message":"order not found"}`}}})
+					continue
+				}
+			}
 			call(mode, m.Params.Name, m.Params.Arguments, reply, fail)
 		default:
 			fail(-32601, "Method not found: "+m.Method)

@@ -98,7 +98,9 @@ func wrap(s lipgloss.Style, lead, text string, w, indent int) []string {
 	if w <= 0 {
 		return []string{pad + s.Render(lead+common.OneLineText(text))}
 	}
-	lines := strings.Split(ansi.Wrap(lead+common.OneLineText(text), max(w-indent, 10), ""), "\n")
+	// Broken at spaces only: a hyphen is part of a code (-32602) or an
+	// id, never a place to break it.
+	lines := common.WrapWords(lead+common.OneLineText(text), max(w-indent, 10))
 	for i, l := range lines {
 		lines[i] = pad + s.Render(l)
 	}

@@ -56,3 +56,16 @@ func TestLinesWrapAndOrder(t *testing.T) {
 		t.Errorf("order %v, want errors, warnings, notes", order)
 	}
 }
+
+// A code is never split at its hyphen when a message wraps: -32602 stays
+// whole on one line at every width.
+func TestWrapKeepsCodesWhole(t *testing.T) {
+	f := grade.Finding{ID: "layer.input-validation", Severity: grade.SevError, Rule: "layer.protocol", Path: "$.error",
+		Message: "the arguments break get_user's inputSchema; since 2025-11-25 (SEP-1303) that is a tool execution error, not -32602", Fix: "Answer with isError: true, not -32602."}
+	for w := 20; w <= 120; w++ {
+		text := strings.Join(Lines(plainStyles(), []grade.Finding{f}, w, 2), "\n")
+		if strings.Count(text, "-32602") != 2 {
+			t.Fatalf("at width %d -32602 was split:\n%s", w, text)
+		}
+	}
+}

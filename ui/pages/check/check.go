@@ -8,6 +8,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -78,9 +79,12 @@ type Model struct {
 	doing  string
 	cancel context.CancelFunc
 	ended  chan struct{} // closed when the running probe's Live has returned
-	gen    int           // the run whose messages count
-	progCh chan tea.Msg
-	doneCh chan tea.Msg
+	// stopping: esc stopped the running probe; its answers so far are
+	// shown once Live returns.
+	stopping bool
+	gen      int // the run whose messages count
+	progCh   chan tea.Msg
+	doneCh   chan tea.Msg
 
 	fixed   bool           // opened on one exchange (the lab's c): no input, no rerun
 	target  string         // what was probed
@@ -195,10 +199,20 @@ func (m *Model) stop() {
 	}
 }
 
-// Back implements common.BackHandler: esc stops a running probe first.
+// Back implements common.BackHandler: esc stops a running probe first,
+// keeping the calls already answered (shown once the server is stopped);
+// a second esc goes back to the input at once.
 func (m *Model) Back() bool {
+	if m.mode == modeRunning && !m.stopping && m.cancel != nil {
+		m.stop()
+		m.stopping = true
+		m.doing = "stopping the probe and the server; the answers so far will show"
+		m.c.SetStatus(common.StatusInfo, "stopping the probe")
+		return true
+	}
 	if m.mode == modeRunning {
 		m.stop()
+		m.stopping = false
 		m.mode = modeInput
 		m.input.Focus()
 		m.gen++
@@ -421,6 +435,20 @@ func (m *Model) listen() tea.Cmd {
 
 func (m *Model) finish(out *check.Outcome, err error) {
 	m.cancel, m.ended = nil, nil
+	stopped := m.stopping
+	m.stopping = false
+	if stopped && out != nil && len(out.Results) > 0 {
+		m.showResults(out)
+		m.stopped = fmt.Sprintf("you stopped the probe: the %s answered before are shown", common.Plural(len(out.Results), "response"))
+		m.layout()
+		return
+	}
+	if stopped {
+		m.mode = modeInput
+		m.input.Focus()
+		m.c.SetStatus(common.StatusInfo, "probe stopped before any answer")
+		return
+	}
 	if err != nil {
 		m.mode = modeInput
 		m.input.Focus()
@@ -428,6 +456,11 @@ func (m *Model) finish(out *check.Outcome, err error) {
 		m.c.SetStatus(common.StatusError, "the probe did not finish: see the message under the input")
 		return
 	}
+	m.showResults(out)
+}
+
+// showResults shows a probe's outcome on the results view.
+func (m *Model) showResults(out *check.Outcome) {
 	m.mode, m.results, m.skipped, m.notes, m.stopped = modeResults, out.Results, out.Skipped, out.Notes, out.Stopped
 	m.server = strings.TrimSpace(out.Server + " · protocol " + out.Protocol)
 	m.spec = out.Spec

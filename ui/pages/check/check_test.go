@@ -12,10 +12,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/errorlab/errorlab/sim/check"
 	"github.com/errorlab/errorlab/sim/check/checktest"
+	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/components/findings"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
 	checkpage "github.com/errorlab/errorlab/ui/pages/check"
 )
@@ -175,5 +178,42 @@ func TestConfinedSessionProbesNothing(t *testing.T) {
 	}
 	if m.Capturing() {
 		t.Error("a screen that takes no input captures the keys (q would not quit)")
+	}
+}
+
+// At 80x24 the selected finding opens with its first line (check id,
+// section, JSON path) in view, also when its block is taller than the
+// Findings pane, and keeps it after a resize to 120x40 and after moving
+// to the next finding and back.
+func TestSelectedFindingHeadInView(t *testing.T) {
+	c := common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil)
+	resp := `{"jsonrpc":"2.0","id":3,"result":{"isError":true,"content":[{"type":"text","text":"TypeError: Cannot read properties of undefined (reading 'id')\n    at getUser (/app/src/users.js:12:5)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)"}]}}`
+	req := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_user","arguments":{"user_id":5}}}`
+	m := checkpage.NewResult(c, "get_user", check.Item{Request: []byte(req), Response: []byte(resp)})
+	res := check.GradeItem(check.Item{Request: []byte(req), Response: []byte(resp)})
+	fs := findings.Sorted(res.Report.Findings)
+	if len(fs) < 2 {
+		t.Fatalf("want several findings: %v", fs)
+	}
+	head := func(f grade.Finding) string { return string(f.ID) + " · " + f.Section }
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		m.SetSize(size[0], size[1])
+		if v := m.View(); !strings.Contains(v, "▸ ✗ "+head(fs[0])) {
+			t.Errorf("%dx%d: the first finding's head line is not in view:\n%s", size[0], size[1], v)
+		}
+	}
+	m.SetSize(80, 24)
+	var model tea.Model = m
+	for i := 1; i < len(fs); i++ {
+		model, _ = uitest.Drive(model, uitest.Press("down"))
+		if v := model.View(); !strings.Contains(v, "▸ ✗ "+head(fs[i])) {
+			t.Errorf("down to finding %d: its head line is not in view:\n%s", i+1, v)
+		}
+	}
+	for range fs {
+		model, _ = uitest.Drive(model, uitest.Press("up"))
+	}
+	if v := model.View(); !strings.Contains(v, "▸ ✗ "+head(fs[0])) {
+		t.Errorf("back up: the first finding's head line is not in view:\n%s", v)
 	}
 }

@@ -14,7 +14,9 @@ import (
 	"github.com/errorlab/errorlab/sim/check/checktest"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/ui"
+	"github.com/errorlab/errorlab/ui/common"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
+	checkpage "github.com/errorlab/errorlab/ui/pages/check"
 )
 
 // serverCommand is this test binary as a checktest server in mode, as the
@@ -135,5 +137,41 @@ func TestLabCKnowsTheTruth(t *testing.T) {
 	v := m.View()
 	if !strings.Contains(v, "empty.hidden-failure") || strings.Contains(v, "✓ no finding") {
 		t.Fatalf("c does not show the hidden failure:\n%s", v)
+	}
+}
+
+// esc during a probe keeps the calls already answered: the probe stops
+// (and the server with it), and the results view shows the answers so
+// far with a line saying the probe was stopped.
+func TestEscKeepsTheAnswersSoFar(t *testing.T) {
+	c := common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil)
+	m := checkpage.New(c)
+	m.SetSize(120, 40)
+	var model tea.Model = m
+	model, _ = uitest.Drive(model, typeText(serverCommand(t, checktest.HangCall))...)
+	model, cmd := model.Update(uitest.Press("enter"))
+	// Run the probe's messages until lookup_order's first call hangs (the
+	// unknown tool and the unknown method were answered).
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(model.View(), "lookup_order") {
+		if cmd == nil || time.Now().After(deadline) {
+			t.Fatalf("the probe did not reach lookup_order:\n%s", model.View())
+		}
+		model, cmd = model.Update(cmd())
+	}
+	if !m.Back() {
+		t.Fatal("esc was not taken while probing")
+	}
+	for strings.Contains(model.View(), "Probing") {
+		if cmd == nil || time.Now().After(deadline) {
+			t.Fatalf("the probe did not stop:\n%s", model.View())
+		}
+		model, cmd = model.Update(cmd())
+	}
+	v := model.View()
+	for _, want := range []string{"Responses · 2", "errorlab_probe_no_such_tool", "you stopped the probe: the 2 responses answered before are shown"} {
+		if !strings.Contains(uitest.Flat(v), uitest.Flat(want)) {
+			t.Errorf("the results lack %q:\n%s", want, v)
+		}
 	}
 }

@@ -69,6 +69,9 @@ func (m *Model) layout() {
 		m.resp.SetSize(m.w, h-lh-fh)
 	}
 	keepInView(m.list, m.cursor)
+	if m.mode == modeResults && len(m.results) > 0 {
+		m.refreshFindings() // the selected finding in view at the new size
+	}
 }
 
 // refresh rebuilds the three panes for the response at the cursor.
@@ -173,7 +176,9 @@ func (m *Model) refreshFindings() {
 		case starts[sel] < vp.YOffset:
 			vp.SetYOffset(starts[sel])
 		case end > vp.YOffset+ih:
-			vp.SetYOffset(max(starts[sel], end-ih))
+			// Its end into view, but never its first line (the check id,
+			// the section, the path) out of it.
+			vp.SetYOffset(min(starts[sel], end-ih))
 		}
 	}
 }
