@@ -117,7 +117,7 @@ func (a *app) runTUI(opts ui.Options) error {
 	default:
 		opts.Progress = store
 		if store.Notice != "" {
-			opts.Notice = "⚠ Progress file unreadable: kept as " + filepath.Base(store.KeptAs) + "; details when you quit"
+			opts.Notice = "⚠ Progress file unreadable, kept aside as " + filepath.Base(store.KeptAs) + "; details when you quit"
 			fmt.Fprintln(a.Stderr, "errorlab:", store.Notice)
 		}
 	}
