@@ -213,7 +213,7 @@ func TestValidateReportsFileLineColumn(t *testing.T) {
 	ok := t.TempDir()
 	writeScenario(t, ok, "good.yaml", builtin(t, "timeout-second-try"))
 	code, out, _, _ = cli(t, false, "scenarios", "validate", ok)
-	if code != 0 || !strings.Contains(out, "1 scenario(s)") {
+	if code != 0 || !strings.Contains(out, "1 scenario in ") {
 		t.Fatalf("valid dir: exit %d, %s", code, out)
 	}
 }

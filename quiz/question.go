@@ -377,8 +377,11 @@ func ValidateQuestion(q *Question, at func(field, msg string, a ...any)) {
 		}
 		at(".topic", "unknown topic %q: use one of %s", q.Topic, strings.Join(ids, ", "))
 	}
-	if q.Difficulty < 1 || q.Difficulty > 3 {
-		at(".difficulty", "difficulty %d must be 1 (easy), 2 (medium) or 3 (hard)", q.Difficulty)
+	switch {
+	case q.Difficulty == 0:
+		at(".id", "question %s has no difficulty: add difficulty: 1 (easy), 2 (medium) or 3 (hard: two options are defensible until one precise rule is applied)", q.ID)
+	case q.Difficulty < 1 || q.Difficulty > 3:
+		at(".difficulty", "difficulty %d is out of range: use 1 (easy), 2 (medium) or 3 (hard: two options are defensible until one precise rule is applied)", q.Difficulty)
 	}
 	if strings.TrimSpace(q.Stem) == "" {
 		at(".stem", "the stem is empty")

@@ -2,6 +2,7 @@ package quiz
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -19,7 +20,8 @@ import (
 //     story (the situation its stem tells) or no concept (the rule it
 //     tests);
 //   - two questions citing one scenario under different stories;
-//   - a stem that contains the text of one of its own keys;
+//   - a stem that contains the text of one of its own keys, or a trap
+//     that repeats a key (the trap is the wrong belief);
 //   - a throwaway option ("All of the above", "None of it");
 //   - two questions whose options overlap by more than half: more than two
 //     of one question's four options are near-copies (more than half of
@@ -27,7 +29,8 @@ import (
 //   - multi-answer letters out of balance, once the bank holds
 //     [minMultiForBalance] multi-answer questions: a letter in more than
 //     half the keys, letters far apart in how often they are keys, or
-//     keys that are all the same size;
+//     keys that are all the same size, or (from [minMultiForSizes]) no
+//     key of some size from 1 to 4;
 //   - single-answer letters out of balance, once it holds
 //     [minSingleForBalance]: a letter keyed in under 15% or over 35%.
 
@@ -36,6 +39,9 @@ const (
 	// minMultiForBalance is the number of multi-answer questions from
 	// which their letter balance is checked.
 	minMultiForBalance = 4
+	// minMultiForSizes is the number of multi-answer questions from which
+	// every key size from 1 to 4 must be present (two of each size).
+	minMultiForSizes = 8
 	// minSingleForBalance is the number of single-answer questions from
 	// which their letter balance is checked.
 	minSingleForBalance = 12
@@ -74,13 +80,17 @@ func ReviewBank(b *Bank) []QuestionProblem {
 				storyOf[q.Scenario] = q
 			}
 		}
-		stem := normalize(q.Stem)
+		stem, trap := normalize(q.Stem), normalize(q.Trap)
 		for _, i := range q.Correct() {
 			if i >= len(q.Options) {
 				continue
 			}
-			if key := normalize(q.Options[i].Text); key != "" && containsWords(stem, key) {
+			key := normalize(q.Options[i].Text)
+			if key != "" && containsWords(stem, key) {
 				add(q, ".stem", "the stem of %s contains the text of its key %s (%q): the answer is given away", q.ID, Letter(i), strings.TrimSpace(q.Options[i].Text))
+			}
+			if key != "" && trap == key {
+				add(q, ".trap", "the trap of %s repeats its key %s: the trap is the wrong belief a distractor is built on, not the right answer", q.ID, Letter(i))
 			}
 		}
 		for i, o := range q.Options {
@@ -92,6 +102,17 @@ func ReviewBank(b *Bank) []QuestionProblem {
 	nearDuplicates(b.Questions, add)
 	letterBalance(b.Questions, add)
 	return out
+}
+
+// ReviewDir runs the design review over the question files of dir alone
+// (not the built-in bank they overlay), as `--questions DIR` loads them.
+// It returns nil when dir does not load: the loader reports that.
+func ReviewDir(dir string) []QuestionProblem {
+	b, err := LoadBank(os.DirFS(dir), dir)
+	if err != nil {
+		return nil
+	}
+	return ReviewBank(b)
 }
 
 var throwaway = regexp.MustCompile(`^(all|none|both|neither) (of )?(it|them|these|those|the above|of the above)$`)
@@ -198,8 +219,17 @@ func letterBalance(qs []*Question, add func(*Question, string, string, ...any)) 
 		if spread := max(2, (k+4)/5); hi-lo > spread {
 			add(multi[len(multi)-1], ".answers", "multi-answer key letters are out of balance (the most and least used differ by %d, at most %d): %s", hi-lo, spread, multiSummary(count, sizes, k))
 		}
-		if len(sizes) == 1 {
+		var missing []string
+		for size := 1; size <= 4; size++ {
+			if sizes[size] == 0 {
+				missing = append(missing, fmt.Sprint(size))
+			}
+		}
+		switch {
+		case len(sizes) == 1:
 			add(multi[len(multi)-1], ".answers", "every multi-answer key has %d letters: vary the key sizes from 1 to 4, or the size gives the answer away; %s", len(multi[0].Correct()), multiSummary(count, sizes, k))
+		case k >= minMultiForSizes && len(missing) > 0:
+			add(multi[len(multi)-1], ".answers", "no multi-answer key has %s: with %d multi-answer questions, give keys of every size from 1 to 4, or a test-taker learns the sizes never used; %s", sizeList(missing), k, multiSummary(count, sizes, k))
 		}
 	}
 	if n := len(single); n >= minSingleForBalance {
@@ -235,7 +265,15 @@ func multiSummary(count, sizes map[int]int, k int) string {
 	}
 	sort.Ints(keys)
 	for _, s := range keys {
-		ss = append(ss, fmt.Sprintf("%d of %d letter(s)", sizes[s], s))
+		ss = append(ss, fmt.Sprintf("%d of %s", sizes[s], Plural(s, "letter")))
 	}
 	return fmt.Sprintf("letters in %d keys: %s; key sizes: %s", k, strings.Join(ls, ", "), strings.Join(ss, ", "))
+}
+
+// sizeList names key sizes ("1 letter", "1 or 4 letters").
+func sizeList(sizes []string) string {
+	if len(sizes) == 1 && sizes[0] == "1" {
+		return "1 letter"
+	}
+	return strings.Join(sizes, " or ") + " letters"
 }

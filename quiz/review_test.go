@@ -161,3 +161,69 @@ func TestReviewDoesNotBlockLoading(t *testing.T) {
 		t.Fatal("the instructor's question is missing")
 	}
 }
+
+// Each fault class of issue 12's Proof, one YAML snippet each: `questions
+// validate` reports it at file:line:col; a load fault also stops
+// `--questions DIR` loading anything (LoadBankDir), a design fault does
+// not (the README's rule).
+func TestValidateCatchesEachFaultClass(t *testing.T) {
+	distinct := func(p string) []string {
+		return []string{p + " alpha one", p + " bravo two", p + " charlie three", p + " delta four"}
+	}
+	multi := func(keys ...string) string {
+		var body string
+		for i, key := range keys {
+			body += reviewQ(fmt.Sprintf("m%d", i), fmt.Sprintf("Which apply, case %d?", i), key, distinct(fmt.Sprintf("m%d", i))...)
+		}
+		return body
+	}
+	sound := reviewQ("sound", "Which fits?", "B", distinct("sound")...)
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string // file name, then ":line:col: message start"
+		load  bool   // a load fault: nothing loads
+	}{
+		{"stem contains its key", map[string]string{"a.yaml": reviewQ("echo", "The rule refused it; the answer is a business error. Which?", "B",
+			"a transient error", "a business error", "a validation error", "a permission error")},
+			"a.yaml:6:9: the stem of echo contains the text of its key B", false},
+		{"near-duplicate options across questions", map[string]string{
+			"a.yaml": reviewQ("first", "Which fits the first case?", "A", "the refund is refused by a rule", "the database timed out on the call", "the id was typed wrongly", "the role lacks the scope"),
+			"b.yaml": reviewQ("second", "Which fits the second case?", "C", "the refund was refused by a rule", "the database timed out on this call", "a role lacks the scope", "a sunny day in June")},
+			"b.yaml:8:5: the options of second overlap those of first", false},
+		{"a letter in more than half the multi-answer keys", map[string]string{"m.yaml": multi("[A]", "[A, B]", "[A, C, D]", "[A, B, C, D]", "[B]", "[C]", "[A, D]", "[B, C]")},
+			"m.yaml:131:12: A is a key letter in 5 of the 8 multi-answer questions", false},
+		{"a multi-answer key size missing", map[string]string{"m.yaml": multi("[A, B]", "[C, D]", "[A, C, D]", "[B, D]", "[A, B, C]", "[B, C]", "[A, D]", "[B, C, D]")},
+			"m.yaml:150:12: no multi-answer key has 1 or 4 letters: with 8 multi-answer questions", false},
+		{"no trap", map[string]string{"a.yaml": strings.Replace(sound, "  trap: a belief\n", "", 1)},
+			"a.yaml:1:7: question sound names no trap", false},
+		{"a blank trap", map[string]string{"a.yaml": strings.Replace(sound, "  trap: a belief\n", "  trap: \"  \"\n", 1)},
+			"a.yaml:1:7: question sound names no trap", false},
+		{"a trap that repeats the key", map[string]string{"a.yaml": strings.Replace(sound, "  trap: a belief\n", "  trap: Sound bravo two.\n", 1)},
+			"a.yaml:5:9: the trap of sound repeats its key B", false},
+		{"no difficulty", map[string]string{"a.yaml": strings.Replace(sound, "  difficulty: 2\n", "", 1)},
+			"a.yaml:1:7: question sound has no difficulty: add difficulty: 1 (easy), 2 (medium) or 3", true},
+		{"a difficulty out of range", map[string]string{"a.yaml": strings.Replace(sound, "  difficulty: 2\n", "  difficulty: 4\n", 1)},
+			"a.yaml:3:15: difficulty 4 is out of range", true},
+		{"a difficulty in words", map[string]string{"a.yaml": strings.Replace(sound, "  difficulty: 2\n", "  difficulty: hard\n", 1)},
+			"a.yaml:3:15: difficulty has the wrong type", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir, out := validateFiles(t, c.files)
+			if want := filepath.Join(dir, c.want); !strings.Contains(out, want) {
+				t.Fatalf("want %q in:\n%s", want, out)
+			}
+			_, err := LoadBankDir(dir, nil)
+			if c.load && err == nil {
+				t.Fatal("a file with a load fault was loaded")
+			}
+			if !c.load && err != nil {
+				t.Fatalf("a design fault stopped loading: %v", err)
+			}
+			if !c.load && len(ReviewDir(dir)) == 0 {
+				t.Fatal("ReviewDir (the --questions warning) found nothing")
+			}
+		})
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,6 +97,9 @@ type Store struct {
 	// Notice is set when opening had to move a corrupt file aside; it says
 	// where, for the learner to read.
 	Notice string
+	// KeptAs is the path the unreadable file was moved to ("" when none
+	// was).
+	KeptAs string
 }
 
 // DefaultDir is errorlab's XDG state directory ($XDG_STATE_HOME/errorlab).
@@ -138,7 +143,8 @@ func (s *Store) keepAside(ce *corruptError) error {
 		return fmt.Errorf("progress file %s is unreadable (%v) and could not be moved aside: %w", s.path, ce.err, rerr)
 	}
 	s.mu.Lock()
-	s.Notice = fmt.Sprintf("Your progress file could not be read (%v). It was kept as %s and a fresh one started.", ce.err, aside)
+	s.Notice = fmt.Sprintf("Your progress file could not be read: %v. It was kept, unchanged, as %s and a fresh one started. %s", ce.err, aside, ce.advice())
+	s.KeptAs = aside
 	s.mu.Unlock()
 	return nil
 }
@@ -154,9 +160,61 @@ func Memory() *Store {
 // Path is the progress file's location ("" for a Memory store).
 func (s *Store) Path() string { return s.path }
 
-type corruptError struct{ err error }
+// corruptError is a progress file that cannot be read; newer is set when a
+// newer errorlab wrote it.
+type corruptError struct {
+	err   error
+	newer bool
+}
 
 func (e *corruptError) Error() string { return e.err.Error() }
+
+// advice says what the learner can do about the kept copy.
+func (e *corruptError) advice() string {
+	if e.newer {
+		return "To go on with that progress, rename it back to progress.json and use the newer errorlab that wrote it."
+	}
+	return "If you can mend it, rename it back to progress.json while errorlab is closed; otherwise you may delete it."
+}
+
+// jsonProblem says in plain words why data did not decode as progress.
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case err.Error() == "unexpected end of JSON input":
+		return "it ends part-way (truncated, as a crash or a full disk leaves it)"
+	case errors.As(err, &se):
+		return fmt.Sprintf("it is not valid JSON (at byte %d: %s)", se.Offset, se.Error())
+	case errors.As(err, &te):
+		return fmt.Sprintf("the field %q holds %s where progress keeps %s", te.Field, jsonWord(te.Value), jsonKind(te.Type.Kind()))
+	}
+	return "it is not valid JSON (" + err.Error() + ")"
+}
+
+func jsonWord(v string) string {
+	switch v {
+	case "array", "object":
+		return "an " + v
+	case "":
+		return "a value of the wrong kind"
+	}
+	return "a " + v
+}
+
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "text"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a number"
+}
 
 // readLocked reads the file; a missing file is a fresh Progress. A
 // Memory store returns a copy of what it holds.
@@ -176,10 +234,14 @@ func (s *Store) readLocked() (*Progress, error) {
 	if !info.Mode().IsRegular() {
 		// A FIFO or device would block or never end; a directory cannot be
 		// replaced. None of them is a progress file to move aside.
-		return nil, fmt.Errorf("%s is not a regular file (%s); move it away or use --state-dir", s.path, info.Mode().Type())
+		what := "a special file"
+		if info.IsDir() {
+			what = "a directory"
+		}
+		return nil, fmt.Errorf("%s is not a regular file but %s, so errorlab cannot keep progress there; it leaves it alone: move it away, or pick another place with --state-dir", s.path, what)
 	}
 	if info.Size() > maxProgressBytes {
-		return nil, &corruptError{fmt.Errorf("file is %d bytes, far larger than any progress file", info.Size())}
+		return nil, &corruptError{err: fmt.Errorf("it is %d bytes, far larger than any progress file", info.Size())}
 	}
 	data, err := os.ReadFile(s.path)
 	if err != nil {
@@ -188,10 +250,13 @@ func (s *Store) readLocked() (*Progress, error) {
 	p := newProgress()
 	p.SchemaVersion = 0
 	if err := json.Unmarshal(data, p); err != nil {
-		return nil, &corruptError{fmt.Errorf("not valid JSON: %v", err)}
+		return nil, &corruptError{err: errors.New(jsonProblem(err))}
 	}
-	if p.SchemaVersion == 0 || p.SchemaVersion > SchemaVersion {
-		return nil, &corruptError{fmt.Errorf("schema version %d; this errorlab reads %d", p.SchemaVersion, SchemaVersion)}
+	switch {
+	case p.SchemaVersion > SchemaVersion:
+		return nil, &corruptError{err: fmt.Errorf("a newer errorlab wrote it (schemaVersion %d; this one reads %d)", p.SchemaVersion, SchemaVersion), newer: true}
+	case p.SchemaVersion <= 0:
+		return nil, &corruptError{err: errors.New("it has no valid schemaVersion, so it is not an errorlab progress file")}
 	}
 	if p.Scenarios == nil {
 		p.Scenarios = map[string]ScenarioRecord{}
@@ -213,7 +278,13 @@ func ReadProgress(dir string) (*Progress, error) {
 	p, err := s.readLocked()
 	var ce *corruptError
 	if errors.As(err, &ce) {
-		return nil, fmt.Errorf("progress file %s cannot be read (%v); open the lab once to keep it aside and start fresh", s.path, ce.err)
+		if ce.newer {
+			return nil, fmt.Errorf("progress file %s cannot be read: %v. Nothing was changed: run the report with the newer errorlab", s.path, ce.err)
+		}
+		return nil, fmt.Errorf("progress file %s cannot be read: %v. Nothing was changed: mend the file and run the report again, or open errorlab (the lab or a quiz), which keeps it aside as %s.corrupt-<time> and starts fresh", s.path, ce.err, FileName)
+	}
+	if err != nil && !strings.Contains(err.Error(), "not a regular file") {
+		return nil, fmt.Errorf("progress in %s cannot be read (%v): point --state-dir at the directory that holds your progress.json", dir, err)
 	}
 	return p, err
 }

@@ -287,3 +287,64 @@ func TestMarksRememberTheFirstAnswerEver(t *testing.T) {
 		t.Fatal("mark symbols")
 	}
 }
+
+// Each broken progress file: opening keeps it aside unchanged and the
+// notice says what was wrong, where the copy is and what to do; the
+// report (ReadProgress) changes nothing and says the same.
+func TestBrokenProgressFileMessages(t *testing.T) {
+	cases := []struct{ name, body, why, todo string }{
+		{"truncated", `{"schemaVersion":1,"scenarios":{`, "it ends part-way (truncated", "rename it back to progress.json while errorlab is closed"},
+		{"wrong types", `{"schemaVersion":1,"scenarios":[1,2],"items":{}}`, `the field "scenarios" holds an array where progress keeps an object`, "rename it back"},
+		{"newer version", `{"schemaVersion":7,"scenarios":{},"items":{}}`, "a newer errorlab wrote it (schemaVersion 7; this one reads 1)", "use the newer errorlab that wrote it"},
+		{"no version", `{"scenarios":{},"items":{}}`, "it has no valid schemaVersion", "rename it back"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, FileName)
+			if err := os.WriteFile(path, []byte(c.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := ReadProgress(dir)
+			if err == nil || !strings.Contains(err.Error(), c.why) || !strings.Contains(err.Error(), "Nothing was changed") {
+				t.Fatalf("report: %v", err)
+			}
+			if data, _ := os.ReadFile(path); string(data) != c.body {
+				t.Fatal("the report changed the file")
+			}
+			s, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{c.why, s.KeptAs, c.todo} {
+				if s.KeptAs == "" || !strings.Contains(s.Notice, want) {
+					t.Errorf("notice %q lacks %q", s.Notice, want)
+				}
+			}
+			if data, _ := os.ReadFile(s.KeptAs); string(data) != c.body {
+				t.Error("the kept copy is not the file as it was")
+			}
+		})
+	}
+	t.Run("a directory in its place", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, FileName), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, err := range []error{func() error { _, err := ReadProgress(dir); return err }(), func() error { _, err := Open(dir); return err }()} {
+			if err == nil || !strings.Contains(err.Error(), "is not a regular file but a directory") || !strings.Contains(err.Error(), "--state-dir") {
+				t.Errorf("got %v", err)
+			}
+		}
+	})
+	t.Run("a state dir that cannot be made", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(file, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadProgress(filepath.Join(file, "sub"))
+		if err == nil || !strings.Contains(err.Error(), "point --state-dir at the directory") {
+			t.Errorf("got %v", err)
+		}
+	})
+}

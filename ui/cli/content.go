@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/errorlab/errorlab/quiz"
@@ -35,6 +36,17 @@ func (a *app) bank(c *scenarios.Catalog) (*quiz.Bank, error) {
 	}
 	if err != nil && a.questions != "" {
 		return nil, usagef("--questions %s: %v", a.questions, err)
+	}
+	if err == nil && a.questions != "" {
+		// Design findings do not stop the files loading (README, "Questions
+		// work the same way"), but the instructor hears of them.
+		if ps := quiz.ReviewDir(a.questions); len(ps) > 0 {
+			fmt.Fprintf(a.Stderr, "errorlab: the questions in %s loaded, but their design has %s (easy to guess, or one question answers another):\n", a.questions, quiz.Plural(len(ps), "problem"))
+			for _, p := range ps {
+				fmt.Fprintf(a.Stderr, "  %s\n", p)
+			}
+			fmt.Fprintf(a.Stderr, "`errorlab questions validate %s` lists them too.\n", a.questions)
+		}
 	}
 	return b, err
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -116,7 +117,7 @@ func (a *app) runTUI(opts ui.Options) error {
 	default:
 		opts.Progress = store
 		if store.Notice != "" {
-			opts.Notice = "⚠ Your progress file could not be read; it was kept aside and a fresh one started (details printed when you quit)"
+			opts.Notice = "⚠ Progress file unreadable, kept aside as " + filepath.Base(store.KeptAs) + "; details when you quit"
 			fmt.Fprintln(a.Stderr, "errorlab:", store.Notice)
 		}
 	}

@@ -90,7 +90,7 @@ func (a *app) questionsValidateCmd() *cobra.Command {
 		Args:  oneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			problems, n, err := quiz.ValidateQuestionsDir(args[0])
-			return a.validated(args[0], problems, n, err, "", "question(s)")
+			return a.validated(args[0], problems, n, err, "", "question", "")
 		},
 	}
 }

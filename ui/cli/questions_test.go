@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +152,45 @@ func TestQuestionsExamTopicShortfallAndFreshSeed(t *testing.T) {
 	seed := strings.Fields(err1[strings.Index(err1, "--seed "):])[1]
 	if _, again, _ := run(t, "questions", "exam", "--count", "5", "--seed", seed); again != first {
 		t.Errorf("--seed %s does not repeat the first run", seed)
+	}
+}
+
+// A design fault: `questions validate DIR` lists it at file:line:col and
+// exits 2; `--questions DIR` loads the file (the README's rule) but names
+// the same fault on stderr. A load fault: both exit 2 and nothing loads.
+func TestQuestionsValidateAndOverlayReportFaults(t *testing.T) {
+	q := func(difficulty, trap string) string {
+		return "- id: own-question\n  topic: categories\n  difficulty: " + difficulty + "\n  story: own-story\n  trap: " + trap +
+			"\n  stem: Which move fits the refusal?\n  options:\n" +
+			"    - text: own alpha one\n      explanation: why\n    - text: own bravo two\n      explanation: why\n" +
+			"    - text: own charlie three\n      explanation: why\n    - text: own delta four\n      explanation: why\n" +
+			"  answer: B\n  rule: \"§2\"\n  concepts: [cat-business]\n"
+	}
+	write := func(body string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "own.yaml"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	design := write(q("2", "own bravo two"))
+	code, out, errOut := run(t, "questions", "validate", design)
+	want := filepath.Join(design, "own.yaml") + ":5:9: the trap of own-question repeats its key B"
+	if code != ExitUsage || !strings.Contains(out, want) || !strings.Contains(errOut, "1 problem in "+design) {
+		t.Errorf("validate: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = run(t, "--questions", design, "questions", "list")
+	if code != ExitOK || !strings.Contains(out, "own-question") || !strings.Contains(errOut, "  "+want) {
+		t.Errorf("--questions with a design fault: exit %d, stderr %q", code, errOut)
+	}
+	broken := write(q("5", "a belief"))
+	code, out, errOut = run(t, "--questions", broken, "questions", "list")
+	want = filepath.Join(broken, "own.yaml") + ":3:15: difficulty 5 is out of range"
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "none were loaded") || !strings.Contains(errOut, want) {
+		t.Errorf("--questions with a load fault: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	sound := write(q("2", "a belief"))
+	if code, out, _ := run(t, "questions", "validate", sound); code != ExitOK || out != "1 question in "+sound+" is valid\n" {
+		t.Errorf("a sound file: exit %d, %q", code, out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/scenarios"
 	"github.com/errorlab/errorlab/sim/mockserver"
 	"github.com/errorlab/errorlab/sim/rules"
@@ -202,18 +203,20 @@ func (a *app) scenariosValidateCmd() *cobra.Command {
 		Args:  oneDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			problems, n, err := scenarios.ValidateDir(args[0])
-			things := "scenario(s)"
+			also := ""
 			if scenarios.HasReference(args[0]) {
-				things = "scenario(s) and the Reference's 9 sections"
+				also = " and the Reference's 9 sections"
 			}
-			return a.validated(args[0], problems, n, err, "; nothing there would load", things)
+			return a.validated(args[0], problems, n, err, "; nothing there would load", "scenario", also)
 		},
 	}
 }
 
 // validated reports what a validate command found in dir: each problem
-// on its own line and a usage error, or the count of valid things.
-func (a *app) validated(dir string, problems []scenarios.Problem, n int, err error, failTail, things string) error {
+// on its own line and a usage error, or the count of valid things ("3
+// questions in DIR are valid", noun in the singular; also follows the
+// count, e.g. " and the Reference's 9 sections").
+func (a *app) validated(dir string, problems []scenarios.Problem, n int, err error, failTail, noun, also string) error {
 	if err != nil {
 		return UsageError{err}
 	}
@@ -221,8 +224,12 @@ func (a *app) validated(dir string, problems []scenarios.Problem, n int, err err
 		fmt.Fprintln(a.Stdout, p)
 	}
 	if len(problems) > 0 {
-		return usagef("%d problem(s) in %s%s", len(problems), dir, failTail)
+		return usagef("%s in %s%s", quiz.Plural(len(problems), "problem"), dir, failTail)
 	}
-	fmt.Fprintf(a.Stdout, "%d %s in %s are valid\n", n, things, dir)
+	verb := "are"
+	if n == 1 && also == "" {
+		verb = "is"
+	}
+	fmt.Fprintf(a.Stdout, "%s%s in %s %s valid\n", quiz.Plural(n, noun), also, dir, verb)
 	return nil
 }

@@ -117,7 +117,7 @@ func (a *app) walkthroughsCmd() *cobra.Command {
 				return err
 			}
 			problems, n, err := walkthrough.ValidateDir(args[0], c, b)
-			return a.validated(args[0], problems, n, err, "; nothing there would load", "walkthrough(s)")
+			return a.validated(args[0], problems, n, err, "; nothing there would load", "walkthrough", "")
 		},
 	}
 	cmd.AddCommand(list, validate)

@@ -147,13 +147,13 @@ func TestWalkthroughsValidate(t *testing.T) {
 	}
 	dir := filepath.Join(root, "walkthroughs")
 	code, out, errOut := run(t, "walkthroughs", "validate", dir)
-	if code != ExitOK || errOut != "" || out != "1 walkthrough(s) in "+dir+" are valid\n" {
+	if code != ExitOK || errOut != "" || out != "1 walkthrough in "+dir+" is valid\n" {
 		t.Errorf("valid: exit %d, %q, %q", code, out, errOut)
 	}
 	writeFile(t, filepath.Join(dir, "tiny.yaml"), strings.Replace(tinyWalkthrough, "email-with-no-account", "email-with-no-acount", 1))
 	code, out, errOut = run(t, "walkthroughs", "validate", dir)
 	wantLine := filepath.Join(dir, "tiny.yaml") + `:8:15: unknown scenario "email-with-no-acount" (closest: email-with-no-account`
-	if code != ExitUsage || !strings.HasPrefix(out, wantLine) || !strings.Contains(errOut, "1 problem(s) in "+dir+"; nothing there would load") {
+	if code != ExitUsage || !strings.HasPrefix(out, wantLine) || !strings.Contains(errOut, "1 problem in "+dir+"; nothing there would load") {
 		t.Errorf("broken: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	if code, _, errOut := run(t, "walkthroughs", "validate", filepath.Join(dir, "missing")); code != ExitUsage || !strings.Contains(errOut, filepath.Join(dir, "missing")) {
