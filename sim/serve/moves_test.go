@@ -12,6 +12,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/errorlab/errorlab/sim/check"
+	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/serve"
 )
@@ -202,6 +204,61 @@ func TestStatelessTwinsGetTwoCards(t *testing.T) {
 	for _, c := range r.Sessions {
 		if len(c.Entries) != 1 || !strings.HasPrefix(c.Session, "stateless-") {
 			t.Errorf("%s %s: %s", c.Session, c.Spec, c.Summary())
+		}
+	}
+}
+
+// TestHeaderMismatchThenRebuiltIsFixClient (finding 11): a 2026-07-28
+// client whose Mcp-Name did not match its body gets -32020; the same body
+// sent again with the headers put right is the request rebuilt
+// (fix_client, best, not a wasted resend), and `errorlab check` finds
+// nothing wrong in the log of it.
+func TestHeaderMismatchThenRebuiltIsFixClient(t *testing.T) {
+	log := &lockedBuffer{}
+	url, srv := httpServer(t, serve.Config{FailureModes: true, ExchangeLog: log})
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rebuilder","version":"1"}}`
+	call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lookup_order","arguments":{"order_id":"ORD-4471"},` + meta + `}}`
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}} // one connection: one client
+	t.Cleanup(client.CloseIdleConnections)
+	post := func(id int, name string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(fmt.Sprintf(call, id)))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", name)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := post(1, "process_refund"); code != 400 || !strings.Contains(body, "-32020") {
+		t.Fatalf("Mcp-Name naming another tool: %d %s", code, body)
+	}
+	if code, body := post(1, "lookup_order"); code != 200 || strings.Contains(body, `"error"`) {
+		t.Fatalf("the same body with Mcp-Name put right: %d %s", code, body)
+	}
+	cards := srv.Report().Sessions
+	if len(cards) != 1 || len(cards[0].Entries) != 1 {
+		t.Fatalf("want one card with the -32020 on it, got %+v", cards)
+	}
+	e := cards[0].Entries[0]
+	if e.Move != rules.MoveRebuild || e.Action != rules.FixClient || e.Grade != rules.GradeBest || e.Wasted || !strings.Contains(e.Reading, "rebuilt") {
+		t.Errorf("the rebuilt request reads as %s / %s / %s, wasted %v: %q", e.Move, e.Action, e.Grade, e.Wasted, e.Reading)
+	}
+	if c := cards[0]; c.Wasted != 0 || c.Best != 1 {
+		t.Errorf("card: %s", c.Summary())
+	}
+	items, err := check.Parse(log.Bytes(), "h26.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range check.GradeAll(items) {
+		if check.Fails(r.Report, grade.SevWarning) {
+			t.Errorf("errorlab check flags %s: %+v", r.Item.Source, r.Report.Findings)
 		}
 	}
 }
