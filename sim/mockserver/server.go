@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -119,15 +120,26 @@ func New(opts Options) *Server {
 		server.WithRecovery(),
 		server.WithToolHandlerMiddleware(s.recoverPanics),
 	}
-	if opts.Newest != "" {
-		hooks := &server.Hooks{}
-		hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
-			if res != nil && res.ProtocolVersion > string(opts.Newest) {
-				res.ProtocolVersion = string(opts.Newest)
-			}
-		})
-		sopts = append(sopts, server.WithHooks(hooks))
-	}
+	// initialize answers a revision the lab teaches (mcp-go would echo
+	// 2024-11-05 or 2025-03-26, and assume 2025-03-26 when none is asked):
+	// the one asked when it is offered, else the newest offered one a
+	// handshake can settle on (answerVersion). mcp-go's session is told
+	// too, so the transport's header checks hold the client to it.
+	hooks := &server.Hooks{}
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
+		if res == nil || req == nil {
+			return
+		}
+		v := string(s.answerVersion(req.Params.ProtocolVersion))
+		if res.ProtocolVersion == v {
+			return
+		}
+		res.ProtocolVersion = v
+		if vs, ok := server.ClientSessionFromContext(ctx).(interface{ SetProtocolVersion(string) }); ok {
+			vs.SetProtocolVersion(v)
+		}
+	})
+	sopts = append(sopts, server.WithHooks(hooks))
 	s.mcp = server.NewMCPServer(Name, Version, sopts...)
 	for _, t := range tools {
 		s.mcp.AddTool(s.declare(t), s.handler(t))
@@ -136,23 +148,42 @@ func New(opts Options) *Server {
 }
 
 // OfferedVersions lists the protocol versions the server offers, newest
-// first: every version mcp-go knows, up to Options.Newest.
+// first: the revisions the lab teaches (rules.Revisions: 2026-07-28,
+// 2025-11-25, 2025-06-18), up to Options.Newest. Older ones (2025-03-26,
+// 2024-11-05) are not offered: an initialize asking for one is answered
+// with answerVersion's, and server/discover and the -32022 error list
+// only these.
 func (s *Server) OfferedVersions() []string {
 	var out []string
-	for _, v := range mcp.ValidProtocolVersions {
-		if s.opts.Newest == "" || v <= string(s.opts.Newest) {
-			out = append(out, v)
+	for _, r := range slices.Backward(rules.Revisions) {
+		if s.opts.Newest == "" || r <= s.opts.Newest {
+			out = append(out, string(r))
 		}
 	}
 	return out
 }
 
-// offering tells mcp-go's server/discover the versions the server offers,
-// when Options.Newest limits them and the transport has not said.
-func (s *Server) offering(ctx context.Context) context.Context {
-	if s.opts.Newest == "" {
-		return ctx
+// answerVersion is the revision initialize answers when asked for asked
+// (MCP's version negotiation, 2025-11-25 lifecycle: the version asked when
+// the server supports it, else another it supports, the latest): asked
+// when it is an offered revision with a handshake, else the newest
+// offered one with a handshake (2025-11-25, or Options.Newest when that
+// is 2025-06-18). 2026-07-28 has no handshake; an initialize asking for
+// it, or for nothing, gets the newest handshake revision too.
+func (s *Server) answerVersion(asked string) rules.Revision {
+	newest := rules.Rev20251125
+	if s.opts.Newest != "" && s.opts.Newest < newest {
+		newest = s.opts.Newest
 	}
+	if r, err := rules.ParseRevision(asked); err == nil && r <= newest {
+		return r
+	}
+	return newest
+}
+
+// offering tells mcp-go's server/discover (and stdio's version checks)
+// the versions the server offers (OfferedVersions).
+func (s *Server) offering(ctx context.Context) context.Context {
 	return server.WithSupportedProtocolVersions(ctx, s.OfferedVersions())
 }
 
@@ -434,21 +465,25 @@ type requestHead struct {
 	} `json:"params"`
 }
 
+// ObserveInitialize records the revision an initialize in raw settles on
+// (the one its answer will carry), as Preflight does, for a transport
+// that reads requests before the engine does (stdio's log, which records
+// a notification as it arrives). Other requests are ignored.
+func (s *Server) ObserveInitialize(raw []byte) {
+	var h requestHead
+	if json.Unmarshal(raw, &h) == nil {
+		s.observeHead(h)
+	}
+}
+
 func (s *Server) observeHead(h requestHead) {
 	if h.Method != string(mcp.MethodInitialize) {
 		return
 	}
-	if r, err := rules.ParseRevision(h.Params.ProtocolVersion); err == nil {
-		if r.Stateless() {
-			r = rules.Rev20251125 // initialize cannot settle on a stateless revision: mcp-go answers its newest legacy one
-		}
-		if s.opts.Newest != "" && r > s.opts.Newest {
-			r = s.opts.Newest // the revision initialize answers (Options.Newest)
-		}
-		s.mu.Lock()
-		s.negotiated = r
-		s.mu.Unlock()
-	}
+	r := s.answerVersion(h.Params.ProtocolVersion) // what initialize answers, whatever was asked
+	s.mu.Lock()
+	s.negotiated = r
+	s.mu.Unlock()
 }
 
 // RevisionOf returns the revision a request is served under: the one its

@@ -58,6 +58,9 @@ func (p *stdioPairs) request(raw []byte, oversize bool) {
 		p.mu.Unlock()
 		return
 	}
+	if bytes.Contains(raw, []byte(`"initialize"`)) {
+		p.ss.srv.ObserveInitialize(raw) // before the next line is logged: its revision is this one
+	}
 	key, replies := lineKind(raw)
 	if !replies {
 		p.s.record(p.ss, raw, nil, now, now, 0)
