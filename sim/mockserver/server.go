@@ -16,6 +16,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +25,7 @@ import (
 	"log"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -71,6 +74,13 @@ type Options struct {
 	// Log receives what must never reach a tool result: the detail behind a
 	// correlationId, recovered panics. Default: discarded.
 	Log io.Writer
+	// RandomCorrelationIDs gives every incident a correlationId of its own,
+	// random (crypto/rand): two sessions or two processes never share one,
+	// as a real server's would not (LESSON-RULES §6: the id finds the
+	// detail in the server's log). Off, ids are derived from the tool, the
+	// arguments and the attempt, so the lab's transcripts, goldens and
+	// replays are the same on every run. `errorlab serve` sets it.
+	RandomCorrelationIDs bool
 }
 
 // Server is one mock MCP server. It is safe for concurrent use, but a
@@ -312,7 +322,7 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 					s.log.Printf("%s attempt %d: handler returned an error", t.name, attempt)
 					return nil, fmt.Errorf("%s: upstream call failed", t.name)
 				}
-				fl := injected(t.name, f, attempt, nil, argsKey(args))
+				fl := s.incident(injected(t.name, f, attempt, nil, argsKey(args)))
 				s.log.Printf("%s %s: handler error written as a sanitized result", t.name, fl.payload.CorrelationID)
 				return fl.render(StyleGood)
 			case FaultEmpty:
@@ -324,7 +334,7 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 				if t.empty != nil {
 					emptyShape = t.empty(args)
 				}
-				fl := injected(t.name, f, attempt, emptyShape, argsKey(args))
+				fl := s.incident(injected(t.name, f, attempt, emptyShape, argsKey(args)))
 				if fl.payload.ErrorCategory == rules.Validation && fl.payload.ExampleArguments == nil {
 					fl.payload.ExampleArguments = t.example
 				}
@@ -406,7 +416,7 @@ func (s *Server) recoverPanics(next server.ToolHandlerFunc) server.ToolHandlerFu
 				if s.opts.FailureModes {
 					args = withoutMode(args) // the lab's call: the same correlationId
 				}
-				corr := correlationID(req.Params.Name+"/panic"+argsKey(args), s.Attempts(req.Params.Name))
+				corr := s.correlationID(correlationID(req.Params.Name+"/panic"+argsKey(args), s.Attempts(req.Params.Name)))
 				s.log.Printf("%s %s: recovered panic: %v", req.Params.Name, corr, r)
 				result, err = internalFault(req.Params.Name, corr).render(StyleGood)
 			}
@@ -463,6 +473,34 @@ type requestHead struct {
 		Arguments       json.RawMessage `json:"arguments"`
 		Meta            map[string]any  `json:"_meta"`
 	} `json:"params"`
+}
+
+// correlationID is det, the deterministic id of an incident, or, with
+// Options.RandomCorrelationIDs, a random one in the same shape
+// ("corr-" and 8 hex digits).
+func (s *Server) correlationID(det string) string {
+	if !s.opts.RandomCorrelationIDs || det == "" {
+		return det
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "corr-" + hex.EncodeToString(b[:])
+}
+
+// incident is fl with its correlationId made the incident's own (see
+// correlationID), wherever fl's texts quote it.
+func (s *Server) incident(fl failure) failure {
+	old := fl.payload.CorrelationID
+	corr := s.correlationID(old)
+	if corr == old {
+		return fl
+	}
+	fl.payload.CorrelationID = corr
+	fl.payload.Description = strings.ReplaceAll(fl.payload.Description, old, corr)
+	fl.payload.CustomerMessage = strings.ReplaceAll(fl.payload.CustomerMessage, old, corr)
+	fl.errorText = strings.ReplaceAll(fl.errorText, old, corr)
+	fl.exception = strings.ReplaceAll(fl.exception, old, corr)
+	return fl
 }
 
 // ObserveInitialize records the revision an initialize in raw settles on

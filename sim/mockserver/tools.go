@@ -270,7 +270,7 @@ func runCustomerLookup(s *Server, args map[string]any) outcome {
 	ident := argString(args, "identifier")
 	switch argString(args, "failure_mode") {
 	case "transient":
-		return fail(injected("customer_lookup", Fault{Kind: FaultAccessFailure}, s.attempts("customer_lookup"), nil))
+		return fail(s.incident(injected("customer_lookup", Fault{Kind: FaultAccessFailure}, s.attempts("customer_lookup"), nil)))
 	case "validation":
 		fl := injected("customer_lookup", Fault{Kind: FaultValidation}, 0, nil)
 		fl.payload.FieldErrors[0].Expected = "a customer id (C-NNNN) or an email address"

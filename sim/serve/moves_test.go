@@ -3,6 +3,7 @@ package serve_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -260,5 +261,59 @@ func TestHeaderMismatchThenRebuiltIsFixClient(t *testing.T) {
 		if check.Fails(r.Report, grade.SevWarning) {
 			t.Errorf("errorlab check flags %s: %+v", r.Item.Source, r.Report.Findings)
 		}
+	}
+}
+
+// TestCorrelationIDsAreOnePerIncident (finding 14): the same internal
+// fault asked by two sessions of one server, and by two servers (two
+// processes), gets four different correlationIds, each quoted in its own
+// description; with FixedCorrelationIDs (the lab's goldens) the ids repeat.
+func TestCorrelationIDsAreOnePerIncident(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_order","arguments":{"order_id":"ORD-4471","failure_mode":"internal"}}}` + "\n"
+	idsOf := func(fixed bool) []string {
+		var ids []string
+		for range 2 { // two processes
+			srv := serve.New(serve.Config{FailureModes: true, FixedCorrelationIDs: fixed})
+			for range 2 { // two sessions
+				var out bytes.Buffer
+				if err := srv.ServeStdio(context.Background(), strings.NewReader(initLines+call), &out); err != nil {
+					t.Fatal(err)
+				}
+				var m struct {
+					Result struct {
+						StructuredContent struct {
+							CorrelationID string `json:"correlationId"`
+							Description   string `json:"description"`
+						} `json:"structuredContent"`
+					} `json:"result"`
+				}
+				var last []byte
+				for _, l := range bytes.Split(out.Bytes(), []byte("\n")) {
+					if bytes.HasPrefix(l, []byte(`{"jsonrpc":"2.0","id":1,`)) {
+						last = l
+					}
+				}
+				if err := json.Unmarshal(last, &m); err != nil || m.Result.StructuredContent.CorrelationID == "" {
+					t.Fatalf("no correlationId in %s", last)
+				}
+				sc := m.Result.StructuredContent
+				if !strings.Contains(sc.Description, sc.CorrelationID) {
+					t.Errorf("the description quotes another id than %s: %s", sc.CorrelationID, sc.Description)
+				}
+				ids = append(ids, sc.CorrelationID)
+			}
+		}
+		return ids
+	}
+	ids := idsOf(false)
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			t.Errorf("correlationId %s served to two sessions: %v", id, ids)
+		}
+		seen[id] = true
+	}
+	if fixed := idsOf(true); fixed[0] != fixed[1] || fixed[0] != fixed[3] {
+		t.Errorf("fixed ids differ: %v", fixed)
 	}
 }

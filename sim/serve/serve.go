@@ -76,6 +76,11 @@ type Config struct {
 	Diagnostics io.Writer
 	// Now is the clock (default time.Now); tests pass their own.
 	Now func() time.Time
+	// FixedCorrelationIDs serves the lab's deterministic correlationIds
+	// (derived from tool, arguments and attempt) instead of a random one
+	// per incident (mockserver.Options.RandomCorrelationIDs), for tests
+	// and goldens that compare served bytes with the lab's.
+	FixedCorrelationIDs bool
 }
 
 // Server serves the mock server to real clients. One Server may serve a
@@ -168,8 +173,10 @@ func (s *Server) mockOptions(style mockserver.Style) mockserver.Options {
 		Faults:       s.cfg.Faults,
 		Sequence:     s.cfg.Sequence,
 		FailureModes: s.cfg.FailureModes,
-		Clock:        s.clock,
-		Log:          s.cfg.Diagnostics,
+		// One id per incident, never shared by two sessions or processes.
+		RandomCorrelationIDs: !s.cfg.FixedCorrelationIDs,
+		Clock:                s.clock,
+		Log:                  s.cfg.Diagnostics,
 	}
 }
 
