@@ -318,3 +318,20 @@ func TestStdioAnswersEverythingAskedBeforeTheInputEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestLongInputIsNotEchoedWhole (finding 16): a search query of half a
+// MiB comes back in the empty result's summary cut to its first 80
+// characters with its length, not whole in the text and again in
+// structuredContent.
+func TestLongInputIsNotEchoedWhole(t *testing.T) {
+	q := strings.Repeat("gift card balance ", 30000) + "end"
+	call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+		"params": map[string]any{"name": "search_support_tickets", "arguments": map[string]any{"query": q}}})
+	resp := mockserver.New(mockserver.Options{}).HandleMessage(context.Background(), call)
+	if len(resp) > 4096 {
+		t.Errorf("a %d-byte query is answered with %d bytes", len(q), len(resp))
+	}
+	if want := fmt.Sprintf("… (%d characters)", len(q)); !strings.Contains(string(resp), want) {
+		t.Errorf("the answer does not say the query was cut (%s): %.400s", want, resp)
+	}
+}

@@ -16,12 +16,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -70,6 +74,13 @@ type Options struct {
 	// Log receives what must never reach a tool result: the detail behind a
 	// correlationId, recovered panics. Default: discarded.
 	Log io.Writer
+	// RandomCorrelationIDs gives every incident a correlationId of its own,
+	// random (crypto/rand): two sessions or two processes never share one,
+	// as a real server's would not (LESSON-RULES §6: the id finds the
+	// detail in the server's log). Off, ids are derived from the tool, the
+	// arguments and the attempt, so the lab's transcripts, goldens and
+	// replays are the same on every run. `errorlab serve` sets it.
+	RandomCorrelationIDs bool
 }
 
 // Server is one mock MCP server. It is safe for concurrent use, but a
@@ -119,15 +130,26 @@ func New(opts Options) *Server {
 		server.WithRecovery(),
 		server.WithToolHandlerMiddleware(s.recoverPanics),
 	}
-	if opts.Newest != "" {
-		hooks := &server.Hooks{}
-		hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
-			if res != nil && res.ProtocolVersion > string(opts.Newest) {
-				res.ProtocolVersion = string(opts.Newest)
-			}
-		})
-		sopts = append(sopts, server.WithHooks(hooks))
-	}
+	// initialize answers a revision the lab teaches (mcp-go would echo
+	// 2024-11-05 or 2025-03-26, and assume 2025-03-26 when none is asked):
+	// the one asked when it is offered, else the newest offered one a
+	// handshake can settle on (answerVersion). mcp-go's session is told
+	// too, so the transport's header checks hold the client to it.
+	hooks := &server.Hooks{}
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
+		if res == nil || req == nil {
+			return
+		}
+		v := string(s.answerVersion(req.Params.ProtocolVersion))
+		if res.ProtocolVersion == v {
+			return
+		}
+		res.ProtocolVersion = v
+		if vs, ok := server.ClientSessionFromContext(ctx).(interface{ SetProtocolVersion(string) }); ok {
+			vs.SetProtocolVersion(v)
+		}
+	})
+	sopts = append(sopts, server.WithHooks(hooks))
 	s.mcp = server.NewMCPServer(Name, Version, sopts...)
 	for _, t := range tools {
 		s.mcp.AddTool(s.declare(t), s.handler(t))
@@ -136,23 +158,42 @@ func New(opts Options) *Server {
 }
 
 // OfferedVersions lists the protocol versions the server offers, newest
-// first: every version mcp-go knows, up to Options.Newest.
+// first: the revisions the lab teaches (rules.Revisions: 2026-07-28,
+// 2025-11-25, 2025-06-18), up to Options.Newest. Older ones (2025-03-26,
+// 2024-11-05) are not offered: an initialize asking for one is answered
+// with answerVersion's, and server/discover and the -32022 error list
+// only these.
 func (s *Server) OfferedVersions() []string {
 	var out []string
-	for _, v := range mcp.ValidProtocolVersions {
-		if s.opts.Newest == "" || v <= string(s.opts.Newest) {
-			out = append(out, v)
+	for _, r := range slices.Backward(rules.Revisions) {
+		if s.opts.Newest == "" || r <= s.opts.Newest {
+			out = append(out, string(r))
 		}
 	}
 	return out
 }
 
-// offering tells mcp-go's server/discover the versions the server offers,
-// when Options.Newest limits them and the transport has not said.
-func (s *Server) offering(ctx context.Context) context.Context {
-	if s.opts.Newest == "" {
-		return ctx
+// answerVersion is the revision initialize answers when asked for asked
+// (MCP's version negotiation, 2025-11-25 lifecycle: the version asked when
+// the server supports it, else another it supports, the latest): asked
+// when it is an offered revision with a handshake, else the newest
+// offered one with a handshake (2025-11-25, or Options.Newest when that
+// is 2025-06-18). 2026-07-28 has no handshake; an initialize asking for
+// it, or for nothing, gets the newest handshake revision too.
+func (s *Server) answerVersion(asked string) rules.Revision {
+	newest := rules.Rev20251125
+	if s.opts.Newest != "" && s.opts.Newest < newest {
+		newest = s.opts.Newest
 	}
+	if r, err := rules.ParseRevision(asked); err == nil && r <= newest {
+		return r
+	}
+	return newest
+}
+
+// offering tells mcp-go's server/discover (and stdio's version checks)
+// the versions the server offers (OfferedVersions).
+func (s *Server) offering(ctx context.Context) context.Context {
 	return server.WithSupportedProtocolVersions(ctx, s.OfferedVersions())
 }
 
@@ -281,7 +322,7 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 					s.log.Printf("%s attempt %d: handler returned an error", t.name, attempt)
 					return nil, fmt.Errorf("%s: upstream call failed", t.name)
 				}
-				fl := injected(t.name, f, attempt, nil, argsKey(args))
+				fl := s.incident(injected(t.name, f, attempt, nil, argsKey(args)))
 				s.log.Printf("%s %s: handler error written as a sanitized result", t.name, fl.payload.CorrelationID)
 				return fl.render(StyleGood)
 			case FaultEmpty:
@@ -293,7 +334,7 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 				if t.empty != nil {
 					emptyShape = t.empty(args)
 				}
-				fl := injected(t.name, f, attempt, emptyShape, argsKey(args))
+				fl := s.incident(injected(t.name, f, attempt, emptyShape, argsKey(args)))
 				if fl.payload.ErrorCategory == rules.Validation && fl.payload.ExampleArguments == nil {
 					fl.payload.ExampleArguments = t.example
 				}
@@ -375,7 +416,7 @@ func (s *Server) recoverPanics(next server.ToolHandlerFunc) server.ToolHandlerFu
 				if s.opts.FailureModes {
 					args = withoutMode(args) // the lab's call: the same correlationId
 				}
-				corr := correlationID(req.Params.Name+"/panic"+argsKey(args), s.Attempts(req.Params.Name))
+				corr := s.correlationID(correlationID(req.Params.Name+"/panic"+argsKey(args), s.Attempts(req.Params.Name)))
 				s.log.Printf("%s %s: recovered panic: %v", req.Params.Name, corr, r)
 				result, err = internalFault(req.Params.Name, corr).render(StyleGood)
 			}
@@ -434,21 +475,53 @@ type requestHead struct {
 	} `json:"params"`
 }
 
+// correlationID is det, the deterministic id of an incident, or, with
+// Options.RandomCorrelationIDs, a random one in the same shape
+// ("corr-" and 8 hex digits).
+func (s *Server) correlationID(det string) string {
+	if !s.opts.RandomCorrelationIDs || det == "" {
+		return det
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "corr-" + hex.EncodeToString(b[:])
+}
+
+// incident is fl with its correlationId made the incident's own (see
+// correlationID), wherever fl's texts quote it.
+func (s *Server) incident(fl failure) failure {
+	old := fl.payload.CorrelationID
+	corr := s.correlationID(old)
+	if corr == old {
+		return fl
+	}
+	fl.payload.CorrelationID = corr
+	fl.payload.Description = strings.ReplaceAll(fl.payload.Description, old, corr)
+	fl.payload.CustomerMessage = strings.ReplaceAll(fl.payload.CustomerMessage, old, corr)
+	fl.errorText = strings.ReplaceAll(fl.errorText, old, corr)
+	fl.exception = strings.ReplaceAll(fl.exception, old, corr)
+	return fl
+}
+
+// ObserveInitialize records the revision an initialize in raw settles on
+// (the one its answer will carry), as Preflight does, for a transport
+// that reads requests before the engine does (stdio's log, which records
+// a notification as it arrives). Other requests are ignored.
+func (s *Server) ObserveInitialize(raw []byte) {
+	var h requestHead
+	if json.Unmarshal(raw, &h) == nil {
+		s.observeHead(h)
+	}
+}
+
 func (s *Server) observeHead(h requestHead) {
 	if h.Method != string(mcp.MethodInitialize) {
 		return
 	}
-	if r, err := rules.ParseRevision(h.Params.ProtocolVersion); err == nil {
-		if r.Stateless() {
-			r = rules.Rev20251125 // initialize cannot settle on a stateless revision: mcp-go answers its newest legacy one
-		}
-		if s.opts.Newest != "" && r > s.opts.Newest {
-			r = s.opts.Newest // the revision initialize answers (Options.Newest)
-		}
-		s.mu.Lock()
-		s.negotiated = r
-		s.mu.Unlock()
-	}
+	r := s.answerVersion(h.Params.ProtocolVersion) // what initialize answers, whatever was asked
+	s.mu.Lock()
+	s.negotiated = r
+	s.mu.Unlock()
 }
 
 // RevisionOf returns the revision a request is served under: the one its

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/errorlab/errorlab/sim/rules"
 )
@@ -160,7 +161,7 @@ func emptyOrders(args map[string]any) any {
 }
 
 func emptyTickets(args map[string]any) any {
-	return ticketList{ResultCount: 0, Tickets: []Ticket{}, Summary: fmt.Sprintf("0 tickets match %q; the search ran and found nothing.", argString(args, "query"))}
+	return ticketList{ResultCount: 0, Tickets: []Ticket{}, Summary: fmt.Sprintf("0 tickets match %q; the search ran and found nothing.", echoed(argString(args, "query")))}
 }
 
 func specFor(name string) (toolSpec, bool) {
@@ -218,7 +219,7 @@ func badFormat(field, expected string, received any, example map[string]any, wha
 			ErrorCategory:    rules.Validation,
 			Description:      fmt.Sprintf("%s must be %s. Received %s. Correct it (ask the customer if it cannot be worked out) and send a new call; resending this one fails the same way.", field, expected, quote(received)),
 			Code:             "INVALID_" + strings.ToUpper(what),
-			FieldErrors:      []FieldError{{Field: field, Expected: expected, Received: received}},
+			FieldErrors:      []FieldError{{Field: field, Expected: expected, Received: echoedAny(received)}},
 			ExampleArguments: example,
 		},
 		errorText: fmt.Sprintf("ERROR: invalid %s", strings.ReplaceAll(field, "_", " ")),
@@ -226,9 +227,33 @@ func badFormat(field, expected string, received any, example map[string]any, wha
 	}
 }
 
+// maxEcho is how many characters of a client's input a result quotes back.
+const maxEcho = 80
+
+// echoed is s as a result quotes it back: whole up to maxEcho characters,
+// else its first maxEcho and "… (N characters)", so an over-long input
+// (a 1 MiB query) does not come back whole in the text and again in
+// structuredContent.
+func echoed(s string) string {
+	n := utf8.RuneCountInString(s)
+	if n <= maxEcho {
+		return s
+	}
+	r := []rune(s)
+	return fmt.Sprintf("%s… (%d characters)", string(r[:maxEcho]), n)
+}
+
+// echoedAny is echoed for a string, v itself otherwise.
+func echoedAny(v any) any {
+	if s, isStr := v.(string); isStr {
+		return echoed(s)
+	}
+	return v
+}
+
 func quote(v any) string {
 	if s, isStr := v.(string); isStr {
-		return "'" + s + "'"
+		return "'" + echoed(s) + "'"
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
@@ -270,7 +295,7 @@ func runCustomerLookup(s *Server, args map[string]any) outcome {
 	ident := argString(args, "identifier")
 	switch argString(args, "failure_mode") {
 	case "transient":
-		return fail(injected("customer_lookup", Fault{Kind: FaultAccessFailure}, s.attempts("customer_lookup"), nil))
+		return fail(s.incident(injected("customer_lookup", Fault{Kind: FaultAccessFailure}, s.attempts("customer_lookup"), nil)))
 	case "validation":
 		fl := injected("customer_lookup", Fault{Kind: FaultValidation}, 0, nil)
 		fl.payload.FieldErrors[0].Expected = "a customer id (C-NNNN) or an email address"
@@ -440,7 +465,7 @@ func runSearchTickets(_ *Server, args map[string]any) outcome {
 		max = int(v)
 	}
 	if max < 1 || max > 20 {
-		return fail(badFormat("maxResults", "a whole number from 1 to 20", args["maxResults"], map[string]any{"query": query, "maxResults": 5}, "max_results"))
+		return fail(badFormat("maxResults", "a whole number from 1 to 20", args["maxResults"], map[string]any{"query": echoed(query), "maxResults": 5}, "max_results"))
 	}
 	status := argString(args, "status")
 	hits := searchTickets(query, status, max)
@@ -451,5 +476,5 @@ func runSearchTickets(_ *Server, args map[string]any) outcome {
 	if len(hits) == 1 {
 		noun = "ticket matches"
 	}
-	return ok(ticketList{ResultCount: len(hits), Tickets: hits, Summary: fmt.Sprintf("%d %s %q.", len(hits), noun, query)})
+	return ok(ticketList{ResultCount: len(hits), Tickets: hits, Summary: fmt.Sprintf("%d %s %q.", len(hits), noun, echoed(query))})
 }

@@ -28,6 +28,18 @@ type Exchange struct {
 	Request, Response []byte
 	// HTTPStatus is the status of an HTTP response (0 over stdio).
 	HTTPStatus int
+	// HTTPMethod is the HTTP method of a request the transport refused
+	// when it was not POST ("GET", "PUT"); "" otherwise.
+	HTTPMethod string
+	// HTTPBody is the body answered when it was not a JSON-RPC message (a
+	// transport refusal's plain text: "Forbidden: the Host header …");
+	// Response is nil then.
+	HTTPBody string
+	// Refused marks a request the HTTP transport refused before any
+	// client session took it (no or unknown Mcp-Session-Id, Host or Origin
+	// against DNS rebinding, a method or path MCP does not serve, a body
+	// mcp-go refused): logged with session "", on no card.
+	Refused bool
 	// Scenario is the id of the lab scenario served ("" when none), and
 	// Style the style failures were written in when it is not good.
 	Scenario string
@@ -128,7 +140,7 @@ func canonicalArgs(raw json.RawMessage) json.RawMessage {
 	return b
 }
 
-// logPreview is how much of a frame over 1 MiB the log keeps.
+// logPreview is how much of a frame over 1 MiB the log keeps (cutFrame).
 const logPreview = 256
 
 // LogJSON is the exchange as one line of the exchange log (`errorlab
@@ -142,16 +154,25 @@ const logPreview = 256
 //	 "sent":"<RFC3339Nano, when the response left>",
 //	 "scenario":"<the lab scenario served, when one is>",
 //	 "style":"<the --style failures were written in, when not good>",
-//	 "request":<the JSON-RPC request exactly as received>,
+//	 "httpStatus":<the HTTP status, when not 200>,
+//	 "httpMethod":"<a refused request's HTTP method, when not POST>",
+//	 "httpBody":"<a refusal's plain-text body, when it was not JSON-RPC>",
+//	 "request":<the JSON-RPC request exactly as received (null: no body)>,
 //	 "response":<the JSON-RPC response exactly as sent, or null for a notification>,
 //	 "truth":<under a bad --style, the good style's response to the same tools/call>}
 //
 // request and response are embedded as the JSON they were, byte for byte
 // (never re-encoded). Bytes that are not JSON (a malformed frame) are
 // embedded as a JSON string holding them, and a frame over 1 MiB as a
-// string of its first 256 bytes followed by "…"; a request sent with line
+// string of its first 256 bytes, "…" and a note saying it was cut and
+// its size ("… [cut: the frame was 1048600 bytes, over the 1048576-byte
+// (1 MiB) limit; its first 256 bytes are kept]"); a request sent with line
 // breaks inside it (possible over HTTP) is compacted onto one line. An
-// HTTP status other than 200 is added as "httpStatus". `errorlab check`
+// HTTP status other than 200 is added as "httpStatus". A request the
+// HTTP transport refused before any session took it (Exchange.Refused)
+// is logged too, with "session":"", its status, "httpMethod" when it was
+// not POST, and the body answered: the JSON-RPC error as "response", or
+// plain text as "httpBody" with "response":null. `errorlab check`
 // reads these lines, and ReadLog replays them (`errorlab lab --replay`):
 // seq, sent, scenario, style and truth are what the report card needs
 // beyond the exchange itself.
@@ -182,8 +203,20 @@ func (ex Exchange) LogJSON() []byte {
 		b.WriteString(`,"httpStatus":`)
 		b.WriteString(strconv.Itoa(ex.HTTPStatus))
 	}
+	if ex.HTTPMethod != "" {
+		b.WriteString(`,"httpMethod":`)
+		writeString(&b, ex.HTTPMethod)
+	}
+	if ex.HTTPBody != "" {
+		b.WriteString(`,"httpBody":`)
+		writeString(&b, ex.HTTPBody)
+	}
 	b.WriteString(`,"request":`)
-	writeRaw(&b, ex.Request)
+	if ex.Refused && len(ex.Request) == 0 {
+		b.WriteString("null") // a GET or DELETE: no body
+	} else {
+		writeRaw(&b, ex.Request)
+	}
 	b.WriteString(`,"response":`)
 	if ex.Response == nil {
 		b.WriteString("null")
@@ -210,8 +243,8 @@ func writeRaw(b *bytes.Buffer, raw []byte) {
 		b.Write(t)
 		return
 	}
-	if len(raw) > logPreview*4 {
-		raw = append(append([]byte(nil), raw[:logPreview]...), "…"...)
+	if len(raw) > mockserver.MaxMessageBytes {
+		raw = cutFrame(raw, int64(len(raw)))
 	}
 	writeString(b, string(raw))
 }

@@ -107,6 +107,8 @@ type logLine struct {
 	Spec       string          `json:"spec"`
 	Transport  string          `json:"transport"`
 	HTTPStatus int             `json:"httpStatus"`
+	HTTPMethod string          `json:"httpMethod"`
+	HTTPBody   string          `json:"httpBody"`
 	Request    json.RawMessage `json:"request"`
 	Response   json.RawMessage `json:"response"`
 }

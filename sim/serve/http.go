@@ -164,12 +164,12 @@ func (m *oneSession) Terminate(id string) (bool, error) {
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != Path {
-		http.Error(w, "Not Found: MCP is served at "+Path, http.StatusNotFound)
+		h.refuse(w, r, h.s.cfg.Now(), http.StatusNotFound, "Not Found: MCP is served at "+Path)
 		return
 	}
 	if why := h.rebinding(r); why != "" {
 		h.s.diag.Printf("refused a request: %s", why)
-		http.Error(w, "Forbidden: "+why, http.StatusForbidden)
+		h.refuse(w, r, h.s.cfg.Now(), http.StatusForbidden, "Forbidden: "+why)
 		return
 	}
 	switch r.Method {
@@ -179,8 +179,32 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.sessionVerb(w, r)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		http.Error(w, "Method Not Allowed: MCP's Streamable HTTP transport uses POST, and GET and DELETE on a session", http.StatusMethodNotAllowed)
+		h.refuse(w, r, h.s.cfg.Now(), http.StatusMethodNotAllowed, "Method Not Allowed: MCP's Streamable HTTP transport uses POST, and GET and DELETE on a session")
 	}
+}
+
+// refuse answers a request the transport refuses before any session
+// takes it with text (http.Error's plain text), and logs it as received
+// (its body, up to a message's size: see recordRefusal).
+func (h *HTTPHandler) refuse(w http.ResponseWriter, r *http.Request, received time.Time, status int, text string) {
+	h.refuseBody(w, r, readBody(r), received, status, text)
+}
+
+// refuseBody is refuse for a request whose body is already read.
+func (h *HTTPHandler) refuseBody(w http.ResponseWriter, r *http.Request, body []byte, received time.Time, status int, text string) {
+	http.Error(w, text, status)
+	h.s.recordRefusal(r.Method, body, nil, text, received, status)
+}
+
+// readBody reads a refused request's body for the log: at most a
+// message's size (mockserver.MaxMessageBytes) plus one byte, so an
+// oversize body is logged as cut (see Exchange.LogJSON).
+func readBody(r *http.Request) []byte {
+	if r.Body == nil {
+		return nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(r.Body, mockserver.MaxMessageBytes+1))
+	return b
 }
 
 // rebinding says why a request must be refused against DNS rebinding:
@@ -225,10 +249,10 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if !errors.As(err, &tooBig) {
-			http.Error(w, "Bad Request: the body could not be read", http.StatusBadRequest)
+			h.refuseBody(w, r, body, received, http.StatusBadRequest, "Bad Request: the body could not be read")
 			return
 		}
-		h.reply(w, h.known(sid), append(body[:min(len(body), logPreview)], "…"...), mockserver.OversizeReply(), http.StatusRequestEntityTooLarge, received)
+		h.reply(w, r, h.known(sid), cutFrame(body, r.ContentLength), mockserver.OversizeReply(), http.StatusRequestEntityTooLarge, received)
 		return
 	}
 	head, headOK := readHead(body)
@@ -240,11 +264,11 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	case head.Method == string(mcp.MethodInitialize):
 		hs, fresh = h.newLegacy(), true
 	case sid == "":
-		h.reply(w, nil, body, sessionError(head.ID, "Bad Request: no Mcp-Session-Id header. Send initialize first, then send the Mcp-Session-Id it returns with every request"), http.StatusBadRequest, received)
+		h.reply(w, r, nil, body, sessionError(head.ID, "Bad Request: no Mcp-Session-Id header. Send initialize first, then send the Mcp-Session-Id it returns with every request"), http.StatusBadRequest, received)
 		return
 	default:
 		if hs = h.known(sid); hs == nil {
-			h.reply(w, nil, body, sessionError(head.ID, "Session not found: this server does not know that Mcp-Session-Id (it ended or the server restarted). Send initialize again"), http.StatusNotFound, received)
+			h.reply(w, r, nil, body, sessionError(head.ID, "Session not found: this server does not know that Mcp-Session-Id (it ended or the server restarted). Send initialize again"), http.StatusNotFound, received)
 			return
 		}
 	}
@@ -254,7 +278,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		if code := errorCode(reply); code == mcp.PARSE_ERROR || code == mcp.INVALID_REQUEST || mcp.IsModernProtocol(head.Params.Meta.ProtocolVersion) {
 			status = statusFor(code)
 		}
-		h.reply(w, hs, body, reply, status, received)
+		h.reply(w, r, hs, body, reply, status, received)
 		return
 	}
 	cw := &captureWriter{ResponseWriter: w, holdJSON: true, body: buffers.Get().(*bytes.Buffer)}
@@ -266,6 +290,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	resp := cw.message(head.ID)
 	if fresh {
 		if cw.status() != http.StatusOK || cw.Header().Get(server.HeaderKeySessionID) != hs.ss.id {
+			h.s.recordRefusal(r.Method, body, resp, cw.text(resp), received, cw.status()) // no session began
 			cw.Flush()
 			h.s.dropSession(hs.ss)
 			return
@@ -276,7 +301,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	// Recorded before the answer goes out (in one write, at Flush): what a
 	// client has seen is always in the log and on the card already.
-	h.s.recordHead(hs.ss, body, resp, head, headOK, received, sent, cw.status())
+	h.s.recordHead(hs.ss, body, resp, cw.text(resp), head, headOK, received, sent, cw.status())
 	cw.Flush()
 	if cw.status() != http.StatusOK && cw.status() != http.StatusAccepted {
 		h.s.diag.Printf("session %s: HTTP %d for %s", hs.ss.id, cw.status(), head.Method)
@@ -322,15 +347,28 @@ func sessionError(rawID json.RawMessage, msg string) []byte {
 
 // reply writes a JSON-RPC message the transport answers itself, and
 // records it when the request belongs to a session.
-func (h *HTTPHandler) reply(w http.ResponseWriter, hs *httpSession, req, resp []byte, status int, received time.Time) {
+func (h *HTTPHandler) reply(w http.ResponseWriter, r *http.Request, hs *httpSession, req, resp []byte, status int, received time.Time) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(append(append([]byte(nil), resp...), '\n'))
 	if hs == nil {
 		h.s.diag.Printf("HTTP %d without a session: %s", status, firstLine(resp))
+		h.s.recordRefusal(r.Method, req, resp, "", received, status)
 		return
 	}
 	h.s.record(hs.ss, req, resp, received, h.s.cfg.Now(), status)
+}
+
+// cutFrame is what the log keeps of a frame over the 1 MiB limit
+// (mockserver.MaxMessageBytes): its first logPreview bytes, "…", and a
+// note that it was cut and how large it was; size < 0 when the transport
+// stopped reading at the limit without learning the whole size.
+func cutFrame(body []byte, size int64) []byte {
+	head := append([]byte(nil), body[:min(len(body), logPreview)]...)
+	if size < 0 {
+		return fmt.Appendf(head, "… [cut: the frame was over the %d-byte (1 MiB) limit; its first %d bytes are kept]", mockserver.MaxMessageBytes, len(head))
+	}
+	return fmt.Appendf(head, "… [cut: the frame was %d bytes, over the %d-byte (1 MiB) limit; its first %d bytes are kept]", size, mockserver.MaxMessageBytes, len(head))
 }
 
 func firstLine(b []byte) string {
@@ -344,17 +382,20 @@ func firstLine(b []byte) string {
 // sessionVerb serves GET (the session's stream) and DELETE (its end).
 func (h *HTTPHandler) sessionVerb(w http.ResponseWriter, r *http.Request) {
 	if mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) {
-		h.fallback.ServeHTTP(w, r) // 405: 2026-07-28 has no session to stream or end
+		received := h.s.cfg.Now()
+		cw := &captureWriter{ResponseWriter: w, body: new(bytes.Buffer)}
+		h.fallback.ServeHTTP(cw, r) // 405: 2026-07-28 has no session to stream or end
+		h.s.recordRefusal(r.Method, nil, cw.message(nil), cw.text(cw.message(nil)), received, cw.status())
 		return
 	}
 	sid := r.Header.Get(server.HeaderKeySessionID)
 	if sid == "" {
-		http.Error(w, "Bad Request: no Mcp-Session-Id header; GET and DELETE act on the session initialize returned", http.StatusBadRequest)
+		h.refuse(w, r, h.s.cfg.Now(), http.StatusBadRequest, "Bad Request: no Mcp-Session-Id header; GET and DELETE act on the session initialize returned")
 		return
 	}
 	hs := h.known(sid)
 	if hs == nil {
-		http.Error(w, "Session not found: send initialize again", http.StatusNotFound)
+		h.refuse(w, r, h.s.cfg.Now(), http.StatusNotFound, "Session not found: send initialize again")
 		return
 	}
 	if r.Method == http.MethodGet {
@@ -526,6 +567,15 @@ func (c *captureWriter) Flush() {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (c *captureWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// text is the body answered when it was not the JSON-RPC message resp
+// (a refusal's plain text, trimmed), "" otherwise.
+func (c *captureWriter) text(resp []byte) string {
+	if resp != nil {
+		return ""
+	}
+	return firstLine(bytes.TrimSpace(c.body.Bytes()))
+}
 
 func (c *captureWriter) status() int {
 	if c.code == 0 {

@@ -3,6 +3,7 @@ package serve_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/errorlab/errorlab/sim/check"
+	"github.com/errorlab/errorlab/sim/grade"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/sim/serve"
 )
@@ -222,5 +225,114 @@ func TestStatelessClientsAreTheirClientInfo(t *testing.T) {
 			t.Logf("%s %s %s: %s", c.Session, c.Client, c.Spec, c.Summary())
 		}
 		t.Fatalf("%d cards, want 3 (solo, twin 1.0-a, twin 1.0-b)", len(r.Sessions))
+	}
+}
+
+// TestHeaderMismatchThenRebuiltIsFixClient (finding 11): a 2026-07-28
+// client whose Mcp-Name did not match its body gets -32020; the same body
+// sent again with the headers put right is the request rebuilt
+// (fix_client, best, not a wasted resend), and `errorlab check` finds
+// nothing wrong in the log of it.
+func TestHeaderMismatchThenRebuiltIsFixClient(t *testing.T) {
+	log := &lockedBuffer{}
+	url, srv := httpServer(t, serve.Config{FailureModes: true, ExchangeLog: log})
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rebuilder","version":"1"}}`
+	call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lookup_order","arguments":{"order_id":"ORD-4471"},` + meta + `}}`
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}} // one connection: one client
+	t.Cleanup(client.CloseIdleConnections)
+	post := func(id int, name string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(fmt.Sprintf(call, id)))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", name)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := post(1, "process_refund"); code != 400 || !strings.Contains(body, "-32020") {
+		t.Fatalf("Mcp-Name naming another tool: %d %s", code, body)
+	}
+	if code, body := post(1, "lookup_order"); code != 200 || strings.Contains(body, `"error"`) {
+		t.Fatalf("the same body with Mcp-Name put right: %d %s", code, body)
+	}
+	cards := srv.Report().Sessions
+	if len(cards) != 1 || len(cards[0].Entries) != 1 {
+		t.Fatalf("want one card with the -32020 on it, got %+v", cards)
+	}
+	e := cards[0].Entries[0]
+	if e.Move != rules.MoveRebuild || e.Action != rules.FixClient || e.Grade != rules.GradeBest || e.Wasted || !strings.Contains(e.Reading, "rebuilt") {
+		t.Errorf("the rebuilt request reads as %s / %s / %s, wasted %v: %q", e.Move, e.Action, e.Grade, e.Wasted, e.Reading)
+	}
+	if c := cards[0]; c.Wasted != 0 || c.Best != 1 {
+		t.Errorf("card: %s", c.Summary())
+	}
+	items, err := check.Parse(log.Bytes(), "h26.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range check.GradeAll(items) {
+		if check.Fails(r.Report, grade.SevWarning) {
+			t.Errorf("errorlab check flags %s: %+v", r.Item.Source, r.Report.Findings)
+		}
+	}
+}
+
+// TestCorrelationIDsAreOnePerIncident (finding 14): the same internal
+// fault asked by two sessions of one server, and by two servers (two
+// processes), gets four different correlationIds, each quoted in its own
+// description; with FixedCorrelationIDs (the lab's goldens) the ids repeat.
+func TestCorrelationIDsAreOnePerIncident(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_order","arguments":{"order_id":"ORD-4471","failure_mode":"internal"}}}` + "\n"
+	idsOf := func(fixed bool) []string {
+		var ids []string
+		for range 2 { // two processes
+			srv := serve.New(serve.Config{FailureModes: true, FixedCorrelationIDs: fixed})
+			for range 2 { // two sessions
+				var out bytes.Buffer
+				if err := srv.ServeStdio(context.Background(), strings.NewReader(initLines+call), &out); err != nil {
+					t.Fatal(err)
+				}
+				var m struct {
+					Result struct {
+						StructuredContent struct {
+							CorrelationID string `json:"correlationId"`
+							Description   string `json:"description"`
+						} `json:"structuredContent"`
+					} `json:"result"`
+				}
+				var last []byte
+				for _, l := range bytes.Split(out.Bytes(), []byte("\n")) {
+					if bytes.HasPrefix(l, []byte(`{"jsonrpc":"2.0","id":1,`)) {
+						last = l
+					}
+				}
+				if err := json.Unmarshal(last, &m); err != nil || m.Result.StructuredContent.CorrelationID == "" {
+					t.Fatalf("no correlationId in %s", last)
+				}
+				sc := m.Result.StructuredContent
+				if !strings.Contains(sc.Description, sc.CorrelationID) {
+					t.Errorf("the description quotes another id than %s: %s", sc.CorrelationID, sc.Description)
+				}
+				ids = append(ids, sc.CorrelationID)
+			}
+		}
+		return ids
+	}
+	ids := idsOf(false)
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			t.Errorf("correlationId %s served to two sessions: %v", id, ids)
+		}
+		seen[id] = true
+	}
+	if fixed := idsOf(true); fixed[0] != fixed[1] || fixed[0] != fixed[3] {
+		t.Errorf("fixed ids differ: %v", fixed)
 	}
 }

@@ -88,7 +88,9 @@ type ReplayOptions struct {
 // them (reading stops after 20), or the reader's own error, and then no
 // Server is returned. A log without seq, sent or truth (written before
 // they existed) is read with the line's order as seq and time as sent.
-// The log holds no session's start or end: a replayed card starts at its
+// A request the HTTP transport refused before any session took it
+// (logged with "session":"" and its httpStatus) belongs to no card and is
+// skipped. The log holds no session's start or end: a replayed card starts at its
 // session's first request and ends with its last response. Memory grows
 // with the sessions and their failures, not with the log's length.
 func ReadLog(r io.Reader, name string, opts ReplayOptions) (*Server, error) {
@@ -178,6 +180,8 @@ func (rp *replay) line(b []byte, line int) {
 	case err != nil:
 		rp.problem(line, `"time" %q is not an RFC 3339 time`, rec.Time)
 		return
+	case rec.Session == "" && rec.HTTPStatus >= 400 && rec.Transport == TransportHTTP:
+		return // a request the transport refused before any session took it: on no card
 	case rec.Session == "":
 		rp.problem(line, `no "session" (the client session the exchange belongs to)`)
 		return

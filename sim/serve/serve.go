@@ -76,6 +76,11 @@ type Config struct {
 	Diagnostics io.Writer
 	// Now is the clock (default time.Now); tests pass their own.
 	Now func() time.Time
+	// FixedCorrelationIDs serves the lab's deterministic correlationIds
+	// (derived from tool, arguments and attempt) instead of a random one
+	// per incident (mockserver.Options.RandomCorrelationIDs), for tests
+	// and goldens that compare served bytes with the lab's.
+	FixedCorrelationIDs bool
 }
 
 // Server serves the mock server to real clients. One Server may serve a
@@ -168,8 +173,10 @@ func (s *Server) mockOptions(style mockserver.Style) mockserver.Options {
 		Faults:       s.cfg.Faults,
 		Sequence:     s.cfg.Sequence,
 		FailureModes: s.cfg.FailureModes,
-		Clock:        s.clock,
-		Log:          s.cfg.Diagnostics,
+		// One id per incident, never shared by two sessions or processes.
+		RandomCorrelationIDs: !s.cfg.FixedCorrelationIDs,
+		Clock:                s.clock,
+		Log:                  s.cfg.Diagnostics,
 	}
 }
 
@@ -259,21 +266,22 @@ func newID() string {
 // exchange log, added to the session's history and scored on its card.
 func (s *Server) record(ss *session, req, resp []byte, received, sent time.Time, status int) Exchange {
 	h, ok := readHead(req)
-	return s.recordHead(ss, req, resp, h, ok, received, sent, status)
+	return s.recordHead(ss, req, resp, "", h, ok, received, sent, status)
 }
 
-// recordHead is record for a request whose head is already read.
+// recordHead is record for a request whose head is already read; text
+// is the body answered when it was not a JSON-RPC message (Exchange.HTTPBody).
 //
 // A session's exchanges are numbered, logged and scored one at a time,
 // in one order, so a replay of the log (ReadLog) scores them as the live
 // card did; times keep only their wall-clock reading, the one the log
 // holds, for the same reason.
-func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok bool, received, sent time.Time, status int) Exchange {
+func (s *Server) recordHead(ss *session, req, resp []byte, text string, h requestHead, ok bool, received, sent time.Time, status int) Exchange {
 	ss.order.Lock()
 	defer ss.order.Unlock()
 	ex := s.exchangeOf(req, resp, h, ok)
 	ex.Session, ex.Transport, ex.Spec = ss.id, ss.transport, ss.revision(h)
-	ex.Received, ex.Sent, ex.HTTPStatus = received.Round(0), sent.Round(0), status
+	ex.Received, ex.Sent, ex.HTTPStatus, ex.HTTPBody = received.Round(0), sent.Round(0), status, text
 	if s.cfg.Scenario != nil {
 		ex.Scenario = s.cfg.Scenario.ID
 	}
@@ -287,6 +295,26 @@ func (s *Server) recordHead(ss *session, req, resp []byte, h requestHead, ok boo
 	ss.add(ex)
 	s.notify()
 	return ex
+}
+
+// recordRefusal logs a request the HTTP transport refused before any
+// client session took it (see Exchange.Refused): numbered in the log's
+// order like every exchange, scored on no card. resp is the JSON-RPC
+// error answered, or nil with text the plain-text body.
+func (s *Server) recordRefusal(method string, req, resp []byte, text string, received time.Time, status int) {
+	ex := Exchange{Transport: TransportHTTP, Request: req, Response: resp, HTTPBody: text, HTTPStatus: status, Refused: true,
+		Received: received.Round(0), Sent: s.cfg.Now().Round(0)}
+	if method != "POST" {
+		ex.HTTPMethod = method
+	}
+	if s.cfg.Scenario != nil {
+		ex.Scenario = s.cfg.Scenario.ID
+	}
+	s.logMu.Lock()
+	s.seq++
+	ex.Seq = s.seq
+	s.writeLog(ex)
+	s.logMu.Unlock()
 }
 
 // Snapshot is the state of every session for a watcher: the newest first

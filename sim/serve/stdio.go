@@ -58,6 +58,9 @@ func (p *stdioPairs) request(raw []byte, oversize bool) {
 		p.mu.Unlock()
 		return
 	}
+	if bytes.Contains(raw, []byte(`"initialize"`)) {
+		p.ss.srv.ObserveInitialize(raw) // before the next line is logged: its revision is this one
+	}
 	key, replies := lineKind(raw)
 	if !replies {
 		p.s.record(p.ss, raw, nil, now, now, 0)
@@ -112,6 +115,7 @@ type lineTap struct {
 	line     func(raw []byte, oversize bool)
 	buf      []byte
 	oversize bool
+	size     int64 // the line's length so far
 }
 
 func (t *lineTap) Read(p []byte) (int, error) {
@@ -130,6 +134,7 @@ func (t *lineTap) scan(b []byte) {
 		if i >= 0 {
 			chunk = b[:i]
 		}
+		t.size += int64(len(chunk))
 		if !t.oversize {
 			if len(t.buf)+len(chunk) > mockserver.MaxMessageBytes {
 				t.oversize = true
@@ -150,12 +155,12 @@ func (t *lineTap) scan(b []byte) {
 func (t *lineTap) emit() {
 	line := bytes.TrimSpace(t.buf)
 	if t.oversize {
-		line = append(line, "…"...)
+		line = cutFrame(line, t.size)
 	}
 	if len(line) > 0 {
 		t.line(append([]byte(nil), line...), t.oversize)
 	}
-	t.buf, t.oversize = t.buf[:0], false
+	t.buf, t.oversize, t.size = t.buf[:0], false, 0
 }
 
 // writeTap hands each complete line written through it to line, then

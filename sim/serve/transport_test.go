@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -306,8 +307,9 @@ func TestMalformedFramesOverStdio(t *testing.T) {
 		l := lines[1+2*i]
 		req := string(l.Request)
 		if m.name == "over 1 MiB" {
-			if len(req) > 400 || !strings.HasSuffix(req, `…"`) {
-				t.Errorf("the oversize frame is logged as %d bytes: %.80s", len(req), req)
+			note := fmt.Sprintf(`… [cut: the frame was %d bytes, over the 1048576-byte (1 MiB) limit; its first 256 bytes are kept]"`, len(m.frame))
+			if len(req) > 500 || !strings.HasSuffix(req, note) {
+				t.Errorf("the oversize frame is logged as %d bytes, want its first 256 and %s: %s", len(req), note, req)
 			}
 		} else if !strings.Contains(req, m.frame[:20]) && !strings.Contains(req, `\"jsonrpc\"`) {
 			t.Errorf("%s logged with request %s", m.name, req)
@@ -315,5 +317,91 @@ func TestMalformedFramesOverStdio(t *testing.T) {
 		if errorCodeOf(t, l.Response) != m.code {
 			t.Errorf("%s logged with response %s", m.name, l.Response)
 		}
+	}
+}
+
+// TestHTTPRefusalsAreLogged: every request the HTTP transport refuses
+// before a session takes it (no or unknown Mcp-Session-Id, Host or
+// Origin of another machine, a method or path MCP does not serve, a body
+// mcp-go will not read, a body over 1 MiB) is in the exchange log as it
+// came, with session "", its status and the body answered; a replay of
+// the log skips them and `errorlab check` reads it.
+func TestHTTPRefusalsAreLogged(t *testing.T) {
+	log := &lockedBuffer{}
+	url, _ := httpServer(t, serve.Config{FailureModes: true, ExchangeLog: log})
+	sid := open(t, url, "2025-11-25")
+	big := `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", 1<<20) + `"}}`
+	cases := []struct {
+		name, method string
+		headers      map[string]string
+		body         string
+		status       int
+		answered     string // in response (JSON-RPC) or httpBody (text)
+	}{
+		{"no session id", http.MethodPost, nil, toolsList, 400, "no Mcp-Session-Id header"},
+		{"unknown session", http.MethodPost, map[string]string{"Mcp-Session-Id": "not-a-session"}, toolsList, 404, "Session not found"},
+		{"another Host", http.MethodPost, map[string]string{"Host": "attacker.example:80"}, toolsList, 403, `the Host header "attacker.example:80"`},
+		{"another Origin", http.MethodPost, map[string]string{"Origin": "http://attacker.example"}, toolsList, 403, "the Origin header"},
+		{"PUT", http.MethodPut, nil, toolsList, 405, "Method Not Allowed"},
+		{"GET without a session", http.MethodGet, nil, "", 400, "GET and DELETE act on the session"},
+		{"GET under 2026-07-28", http.MethodGet, map[string]string{"MCP-Protocol-Version": "2026-07-28"}, "", 405, ""},
+		{"another path", http.MethodPost, nil, toolsList, 404, "MCP is served at /mcp"},
+		{"text/plain initialize", http.MethodPost, map[string]string{"Content-Type": "text/plain"}, strings.Replace(initialize, "%s", "2025-11-25", 1), 400, "Invalid content type"},
+		{"over 1 MiB", http.MethodPost, map[string]string{"Mcp-Session-Id": "nobody"}, big, 413, ""},
+	}
+	for _, c := range cases {
+		u := url
+		if c.name == "another path" {
+			u = strings.TrimSuffix(url, serve.Path) + "/favicon.ico"
+		}
+		code, _, body := rawHTTP(t, c.method, u, c.headers, c.body)
+		if code != c.status {
+			t.Errorf("%s: HTTP %d, want %d: %s", c.name, code, c.status, body)
+		}
+	}
+	lines := logLines(t, log.Bytes())
+	var refused []logLine
+	for _, l := range lines {
+		if l.Session == "" {
+			refused = append(refused, l)
+		}
+	}
+	if len(refused) != len(cases) {
+		t.Fatalf("%d refusals in the log, want %d:\n%s", len(refused), len(cases), log.Bytes())
+	}
+	for i, c := range cases {
+		l := refused[i]
+		if l.HTTPStatus != c.status || l.Transport != "http" {
+			t.Errorf("%s: logged with status %d over %q, want %d over http", c.name, l.HTTPStatus, l.Transport, c.status)
+		}
+		if want := map[bool]string{true: c.method, false: ""}[c.method != http.MethodPost]; l.HTTPMethod != want {
+			t.Errorf("%s: logged with httpMethod %q, want %q", c.name, l.HTTPMethod, want)
+		}
+		answered := string(l.Response) + l.HTTPBody
+		if !strings.Contains(answered, c.answered) || answered == "null" {
+			t.Errorf("%s: logged answer %s / %q, want it to say %q", c.name, l.Response, l.HTTPBody, c.answered)
+		}
+		switch {
+		case c.body == "":
+			if string(l.Request) != "null" {
+				t.Errorf("%s: a request without a body logged as %s", c.name, l.Request)
+			}
+		case c.name == "over 1 MiB":
+			if !strings.Contains(string(l.Request), "[cut: the frame was") || len(l.Request) > 600 {
+				t.Errorf("%s: logged as %.300s", c.name, l.Request)
+			}
+		case !bytes.Contains(l.Request, []byte(`"jsonrpc"`)):
+			t.Errorf("%s: the request is not logged as received: %s", c.name, l.Request)
+		}
+	}
+	replayed, err := serve.ReadLog(bytes.NewReader(log.Bytes()), "refusals.jsonl", serve.ReplayOptions{})
+	if err != nil {
+		t.Fatalf("the log does not replay: %v", err)
+	}
+	if n := len(replayed.Report().Sessions); n != 1 {
+		t.Errorf("the replay has %d sessions, want the one that initialized", n)
+	}
+	if sessions := replayed.Snapshot().Sessions; len(sessions) == 0 || sessions[0].Card.Session != sid {
+		t.Errorf("the replay's session is not %s", sid)
 	}
 }

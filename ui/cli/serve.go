@@ -173,6 +173,10 @@ func (a *app) serveConfig(f serveFlags) (serve.Config, error) {
 		return cfg, usagef("--allow-remote goes with --http ADDR")
 	case f.watch && !a.IsTerminal():
 		return cfg, usagef("--watch draws a full-screen view and stdout is not a terminal; leave out --watch, or use --report")
+	case f.reportFormat != "" && f.report == "":
+		return cfg, usagef("--report-format %s goes with --report FILE: it says how the report cards are written, and without --report none are", f.reportFormat)
+	case f.report != "" && f.log != "" && samePath(f.report, f.log):
+		return cfg, usagef("--report and --log both name %s: the report cards would overwrite the exchange log; give two files (e.g. --log exchanges.jsonl --report card.md)", f.report)
 	}
 	if f.spec != "" {
 		rev, err := rules.ParseRevision(f.spec)
@@ -230,6 +234,19 @@ func (a *app) serveConfig(f serveFlags) (serve.Config, error) {
 		cfg.Style = st
 	}
 	return cfg, nil
+}
+
+// samePath reports whether two flag values name one file: the same path
+// once cleaned and made absolute, or (when both exist) the same file.
+func samePath(a, b string) bool {
+	if x, err := filepath.Abs(a); err == nil {
+		if y, err := filepath.Abs(b); err == nil && x == y {
+			return true
+		}
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 // reportFormat is md or json: --report-format, else by the file's extension.

@@ -150,3 +150,28 @@ func TestServeFailureModeByDefault(t *testing.T) {
 		t.Errorf("--spec 2025-06-18: %s", out[0])
 	}
 }
+
+// TestServeRefusesReportFlagsThatLoseWork (finding 16): --report and
+// --log on one file would overwrite the log with the cards, and
+// --report-format without --report writes nothing: both are usage errors
+// (exit 2) that say what to do, and nothing is served or written.
+func TestServeRefusesReportFlagsThatLoseWork(t *testing.T) {
+	dir := t.TempDir()
+	same := filepath.Join(dir, "x.md")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--report", same, "--log", same}, "--report and --log both name"},
+		{[]string{"--report", same, "--log", filepath.Join(dir, ".", "x.md")}, "--report and --log both name"},
+		{[]string{"--report-format", "json"}, "--report-format json goes with --report FILE"},
+	} {
+		code, out, stderr := serveStdio(t, []string{initLine}, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || len(out) != 0 {
+			t.Errorf("serve %v: exit %d, %d lines out, stderr %q; want exit 2 saying %q", c.args, code, len(out), stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(same); err == nil {
+		t.Errorf("%s was written though nothing was served", same)
+	}
+}
