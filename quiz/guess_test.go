@@ -64,8 +64,49 @@ var guessers = []guesser{
 			return sum
 		})
 	}},
+	{"most like the others (words)", func(q *Question) int {
+		return pickBy(q, more, func(i int) float64 {
+			sum := 0.0
+			for j := range q.Options {
+				if j != i {
+					sum += overlap(wordSet(q.Options[i].Text), wordSet(q.Options[j].Text))
+				}
+			}
+			return sum
+		})
+	}},
+	// Convergence: distractors made by changing one element of the key
+	// leave the key as the option that shares most with all the others.
+	// The parts guesser compares whole comma-, semicolon- and
+	// colon-separated parts ("isRetryable true"), breaking a tie by words,
+	// since with no shared part it would only be "always A".
+	{"most like the others (parts, then words)", func(q *Question) int {
+		return pickBy(q, more, func(i int) float64 {
+			parts, ws := 0.0, 0.0
+			for j := range q.Options {
+				if j != i {
+					parts += overlap(partSet(q.Options[i].Text), partSet(q.Options[j].Text))
+					ws += overlap(wordSet(q.Options[i].Text), wordSet(q.Options[j].Text))
+				}
+			}
+			return parts + ws/1000
+		})
+	}},
 	{"always B (a middle letter)", func(*Question) int { return 1 }},
 	{"always C (a middle letter)", func(*Question) int { return 2 }},
+}
+
+// partSet splits an option at its commas, semicolons and colons into
+// parts (lower case, words only), so that "transient, isRetryable true;
+// the agent waits" is three parts another option may share whole.
+func partSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == ':' }) {
+		if w := strings.Join(words(p), " "); w != "" {
+			set[w] = true
+		}
+	}
+	return set
 }
 
 // guessCeiling is the most share of single-answer questions a mechanical
@@ -78,8 +119,9 @@ const guessCeiling = 0.30
 
 // A test-taker who knows nothing of MCP must not beat chance by a
 // mechanical rule: shortest or longest option, the option echoing the
-// stem, the odd one out, or one letter always. For multi-answer
-// questions, ticking all four must not pay either.
+// stem, the odd one out, the option most like the others (convergence),
+// or one letter always. For multi-answer questions, ticking all four must
+// not pay either.
 func TestMechanicalGuessersScoreNearChance(t *testing.T) {
 	var single, multi []*Question
 	for _, q := range bank(t).Questions {
