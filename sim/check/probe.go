@@ -21,6 +21,10 @@ import (
 	"github.com/errorlab/errorlab/sim/wire"
 )
 
+// HandshakeTimeout is the least time the MCP handshake (initialize) is
+// waited for, whatever --timeout says: it includes the server's start.
+const HandshakeTimeout = 30 * time.Second
+
 // ClientName identifies errorlab's probe in clientInfo.
 const ClientName = "errorlab-check"
 
@@ -141,7 +145,11 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 	if err := c.tr.Start(ctx); err != nil {
 		return nil, c.failure(ctx, "its start", err)
 	}
-	hctx, hcancel := context.WithTimeout(ctx, opts.CallTimeout)
+	// The handshake waits at least HandshakeTimeout: a server started
+	// with npx or an interpreter can take seconds to come up on a busy
+	// machine, and --timeout bounds the calls, not the start.
+	c.timeout = max(opts.CallTimeout, HandshakeTimeout)
+	hctx, hcancel := context.WithTimeout(ctx, c.timeout)
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = string(opts.Spec)
 	init.Params.ClientInfo = mcp.Implementation{Name: ClientName, Version: "1"}
@@ -150,6 +158,7 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, c.failure(ctx, "the MCP handshake (initialize)", err)
 	}
+	c.timeout = opts.CallTimeout
 	out.Protocol = res.ProtocolVersion
 	out.Server = strings.TrimSpace(res.ServerInfo.Name + " " + res.ServerInfo.Version)
 	out.Spec, out.SpecNote = gradedRevision(opts.Spec, res.ProtocolVersion)
