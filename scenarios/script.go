@@ -45,8 +45,8 @@ type scriptFile struct {
 }
 
 type scriptStep struct {
-	Tool              string `yaml:"tool"`
-	Failure           string `yaml:"failure"`
+	Tool    string `yaml:"tool"`
+	Failure string `yaml:"failure"`
 	// RetryAfterSeconds is a pointer so that a written 0 is seen (and
 	// refused) rather than read as "not given".
 	RetryAfterSeconds *int `yaml:"retryAfterSeconds"`
