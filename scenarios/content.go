@@ -210,7 +210,9 @@ func YAMLMessage(err error) string {
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
 		field := "this value"
-		if te.StructFieldName != nil {
+		if key := keyOf(te.Token); key != "" {
+			field = key
+		} else if te.StructFieldName != nil {
 			name := *te.StructFieldName
 			if i := strings.LastIndex(name, "."); i >= 0 {
 				name = name[i+1:]
@@ -228,6 +230,23 @@ func YAMLMessage(err error) string {
 		return m
 	}
 	return err.Error()
+}
+
+// keyOf is the mapping key written just before the value token tok
+// ("retryAfterSeconds" for the "ten" of "retryAfterSeconds: ten"), or ""
+// when tok is not a mapping's value. The decoder's StructFieldName names
+// only the outermost field of a nested value ("steps" for a step's
+// field), so the key as written is the better name.
+func keyOf(tok *token.Token) string {
+	if tok == nil || tok.Prev == nil || tok.Prev.Type != token.MappingValueType || tok.Prev.Prev == nil {
+		return ""
+	}
+	k := tok.Prev.Prev
+	switch k.Type {
+	case token.StringType, token.SingleQuoteType, token.DoubleQuoteType:
+		return k.Value
+	}
+	return ""
 }
 
 func lowerFirst(s string) string {

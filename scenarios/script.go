@@ -45,9 +45,11 @@ type scriptFile struct {
 }
 
 type scriptStep struct {
-	Tool              string `yaml:"tool"`
-	Failure           string `yaml:"failure"`
-	RetryAfterSeconds int    `yaml:"retryAfterSeconds"`
+	Tool    string `yaml:"tool"`
+	Failure string `yaml:"failure"`
+	// RetryAfterSeconds is a pointer so that a written 0 is seen (and
+	// refused) rather than read as "not given".
+	RetryAfterSeconds *int `yaml:"retryAfterSeconds"`
 }
 
 // LoadScript reads and checks a script file like every content file
@@ -85,14 +87,16 @@ func LoadScript(path string) (*Script, error) {
 			at(here+".failure", "%v", err)
 			continue
 		}
-		if st.RetryAfterSeconds != 0 {
+		if ra := st.RetryAfterSeconds; ra != nil {
 			switch {
 			case f.Kind != mockserver.FaultRateLimit:
 				at(here+".retryAfterSeconds", "retryAfterSeconds goes only with failure: rate_limit")
-			case st.RetryAfterSeconds < 1 || st.RetryAfterSeconds > 3600:
-				at(here+".retryAfterSeconds", "retryAfterSeconds must be from 1 to 3600, not %d", st.RetryAfterSeconds)
+			case *ra < 1 || *ra > 3600:
+				// LESSON-RULES §2/§9: a rate limit says how long to wait;
+				// a wait of 0 would tell the client to resend at once.
+				at(here+".retryAfterSeconds", "retryAfterSeconds must be a whole number of seconds from 1 to 3600, not %d (a rate limit always asks for a wait; leave the field out for the server's own 5)", *ra)
 			default:
-				f.RetryAfterSeconds = st.RetryAfterSeconds
+				f.RetryAfterSeconds = *ra
 			}
 		}
 		if f.Kind == mockserver.FaultEmpty && mockserver.HasTool(st.Tool) && !mockserver.CanBeEmpty(st.Tool) {

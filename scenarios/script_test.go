@@ -91,3 +91,45 @@ func TestScriptProblemsAreLocated(t *testing.T) {
 		t.Error("a missing file loaded")
 	}
 }
+
+// TestScriptRetryAfterChecked: a rate limit's wait is a whole number of
+// seconds from 1 to 3600 (LESSON-RULES §2/§9: a rate limit always asks for
+// a wait), so 0 is refused rather than served as the default 5; a value of
+// the wrong type names its own field, not the list it sits in. Each
+// problem is at the value's file:line:col; a good wait still loads.
+func TestScriptRetryAfterChecked(t *testing.T) {
+	const head = "steps:\n  - tool: lookup_order\n    failure: none\n  - tool: search_support_tickets\n    failure: rate_limit\n"
+	for _, c := range []struct {
+		name, value string
+		want        string // "" means it loads
+		wait        int
+	}{
+		{"zero", "0", ":6:24: retryAfterSeconds must be a whole number of seconds from 1 to 3600, not 0", 0},
+		{"negative", "-3", ":6:24: retryAfterSeconds must be a whole number of seconds from 1 to 3600, not -3", 0},
+		{"too long", "3601", ":6:24: retryAfterSeconds must be a whole number of seconds from 1 to 3600, not 3601", 0},
+		{"word", "ten", ":6:24: retryAfterSeconds has the wrong type: expected a whole number, found text", 0},
+		{"list", "[10]", ":6:24: retryAfterSeconds has the wrong type: expected a whole number, found a list", 0},
+		{"one", "1", "", 1},
+		{"hour", "3600", "", 3600},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeScript(t, head+"    retryAfterSeconds: "+c.value+"\n")
+			s, err := LoadScript(path)
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := s.Sequence()["search_support_tickets"][0].RetryAfterSeconds; got != c.wait {
+					t.Errorf("wait %d, want %d", got, c.wait)
+				}
+				return
+			}
+			if s != nil || err == nil {
+				t.Fatalf("loaded: %+v", s)
+			}
+			if msg := err.Error(); !strings.Contains(msg, path+c.want) || strings.Contains(msg, "steps has") {
+				t.Errorf("want %q in:\n%s", path+c.want, msg)
+			}
+		})
+	}
+}

@@ -184,6 +184,20 @@ func injected(tool string, f Fault, attempt int, emptyShape any, key ...string) 
 			exception: fmt.Sprintf("ValueError: invalid literal for %s() argument", tool),
 		}
 	case FaultBusiness:
+		if readOnlyTools[tool] {
+			// A lookup or a search changes nothing: its refusal speaks of
+			// looking, not of acting.
+			return failure{
+				payload: ErrorPayload{
+					ErrorCategory:   rules.Business,
+					Description:     fmt.Sprintf("This account is closed and its records are held for legal retention only; support tools may not read them, so %s returned nothing. Do not call again: explain to the customer and offer to pass the question to the accounts team.", tool),
+					Code:            "ACCOUNT_RETAINED",
+					CustomerMessage: "This account was closed, so I can't look up its records myself. I can pass your question to our accounts team, who can help with closed accounts.",
+				},
+				errorText: "ERROR: account closed",
+				exception: "AccountStateError: account state RETAINED not in ('ACTIVE','SUSPENDED') (policy_engine/rules.py:212)",
+			}
+		}
 		return failure{
 			payload: ErrorPayload{
 				ErrorCategory:   rules.Business,
@@ -250,4 +264,15 @@ func pyKeyError(tool string) string {
 		"  File \"/srv/support-tools/handlers.py\", line 132, in " + tool + "\n" +
 		"    total = payload[\"order\"][\"total\"]\n" +
 		"KeyError: 'order'"
+}
+
+// readOnlyTools are the tools that only read (toolSpec.readOnly), filled
+// in by init: injected cannot consult tools directly, whose handlers call
+// injected (an initialization cycle).
+var readOnlyTools = map[string]bool{}
+
+func init() {
+	for _, t := range tools {
+		readOnlyTools[t.name] = t.readOnly
+	}
 }

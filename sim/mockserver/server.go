@@ -336,7 +336,7 @@ func (s *Server) handler(t toolSpec) server.ToolHandlerFunc {
 				}
 				fl := s.incident(injected(t.name, f, attempt, emptyShape, argsKey(args)))
 				if fl.payload.ErrorCategory == rules.Validation && fl.payload.ExampleArguments == nil {
-					fl.payload.ExampleArguments = t.example
+					fl.payload.ExampleArguments = t.exampleBesides(args)
 				}
 				if fl.payload.CorrelationID != "" {
 					s.log.Printf("%s %s: injected %s", t.name, fl.payload.CorrelationID, f.Kind)
@@ -643,4 +643,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// exampleBesides is the tool's example call, or its other example when
+// args (failure_mode already removed) are the example itself: a refused
+// call's exampleArguments must differ from it.
+func (t toolSpec) exampleBesides(args map[string]any) map[string]any {
+	got, err1 := json.Marshal(args)
+	ex, err2 := json.Marshal(t.example)
+	if err1 == nil && err2 == nil && bytes.Equal(got, ex) && t.otherExample != nil {
+		return t.otherExample
+	}
+	return t.example
 }

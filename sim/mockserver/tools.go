@@ -23,8 +23,12 @@ type toolSpec struct {
 	// branch is added by outputSchema() so errors never break it (§3).
 	successSchema string
 	example       map[string]any
-	empty         func(args map[string]any) any
-	run           func(s *Server, args map[string]any) outcome
+	// otherExample is a second valid call, given as exampleArguments when
+	// the refused arguments are example itself (a validation failure forced
+	// on the example must not offer the same arguments as the fix).
+	otherExample map[string]any
+	empty        func(args map[string]any) any
+	run          func(s *Server, args map[string]any) outcome
 }
 
 // outcome is what a tool's domain logic decided: a success payload or a
@@ -85,6 +89,7 @@ var tools = []toolSpec{
 		inputSchema:   `{"type":"object","properties":{"customer_id":{"type":"string","description":"Exact customer id, C- and four digits, e.g. C-1001"}},"required":["customer_id"],"additionalProperties":false}`,
 		successSchema: `{"type":"object","required":["customer"],"properties":{"customer":` + customerJSON + `,"summary":{"type":"string"}}}`,
 		example:       map[string]any{"customer_id": "C-1001"},
+		otherExample:  map[string]any{"customer_id": "C-1003"},
 		run:           runGetCustomer,
 	},
 	{
@@ -96,6 +101,7 @@ var tools = []toolSpec{
 			`"failure_mode":{"type":"string","enum":["none","transient","validation","business","permission","empty"],"default":"none","description":"Practice switch: make this call fail in one category"}},"required":["identifier"],"additionalProperties":false}`,
 		successSchema: `{"type":"object","required":["resultCount","customers"],"properties":{"resultCount":{"type":"integer","minimum":0},"customers":{"type":"array","items":` + customerJSON + `},"summary":{"type":"string"}}}`,
 		example:       map[string]any{"identifier": "dana.whitfield@example.com"},
+		otherExample:  map[string]any{"identifier": "C-1001"},
 		empty:         emptyCustomers,
 		run:           runCustomerLookup,
 	},
@@ -107,6 +113,7 @@ var tools = []toolSpec{
 		inputSchema:   `{"type":"object","properties":{"order_id":{"type":"string","description":"Order id, ORD- and four digits, e.g. ORD-4471"}},"required":["order_id"],"additionalProperties":false}`,
 		successSchema: `{"type":"object","required":["resultCount","orders"],"properties":{"resultCount":{"type":"integer","minimum":0},"orders":{"type":"array","items":` + orderJSON + `},"summary":{"type":"string"}}}`,
 		example:       map[string]any{"order_id": "ORD-4471"},
+		otherExample:  map[string]any{"order_id": "ORD-4519"},
 		empty:         emptyOrders,
 		run:           runLookupOrder,
 	},
@@ -121,8 +128,9 @@ var tools = []toolSpec{
 			`"reason":{"type":"string"}},"required":["order_id","amount","confirmedByUser"],"additionalProperties":false}`,
 		successSchema: `{"type":"object","required":["refundId","orderId","amount","currency","status"],"properties":{"refundId":{"type":"string"},"orderId":{"type":"string"},` +
 			`"amount":{"type":"number"},"currency":{"type":"string"},"status":{"const":"issued"},"summary":{"type":"string"}}}`,
-		example: map[string]any{"order_id": "ORD-4519", "amount": 24.99, "confirmedByUser": true},
-		run:     runProcessRefund,
+		example:      map[string]any{"order_id": "ORD-4519", "amount": 24.99, "confirmedByUser": true},
+		otherExample: map[string]any{"order_id": "ORD-4533", "amount": 139.50, "confirmedByUser": true},
+		run:          runProcessRefund,
 	},
 	{
 		name:        "escalate_to_human",
@@ -134,8 +142,9 @@ var tools = []toolSpec{
 			`"priority":{"type":"string","enum":["low","normal","high"],"default":"normal"}},"required":["summary"],"additionalProperties":false}`,
 		successSchema: `{"type":"object","required":["ticketId","queue","status"],"properties":{"ticketId":{"type":"string"},"queue":{"type":"string"},` +
 			`"status":{"type":"string"},"expectedResponse":{"type":"string"},"summary":{"type":"string"}}}`,
-		example: map[string]any{"summary": "Refund of £750.00 on ORD-4502 needs manager approval; customer confirmed.", "order_id": "ORD-4502", "reason": "business_rule"},
-		run:     runEscalate,
+		example:      map[string]any{"summary": "Refund of £750.00 on ORD-4502 needs manager approval; customer confirmed.", "order_id": "ORD-4502", "reason": "business_rule"},
+		otherExample: map[string]any{"summary": "Customer asks for a goodwill refund on ORD-4471, 45 days after delivery; refused by the 30-day window.", "order_id": "ORD-4471", "reason": "business_rule"},
+		run:          runEscalate,
 	},
 	{
 		name:        "search_support_tickets",
@@ -147,6 +156,7 @@ var tools = []toolSpec{
 			`"maxResults":{"type":"integer","default":5}},"required":["query"],"additionalProperties":false}`,
 		successSchema: `{"type":"object","required":["resultCount","tickets"],"properties":{"resultCount":{"type":"integer","minimum":0},"tickets":{"type":"array"},"summary":{"type":"string"}}}`,
 		example:       map[string]any{"query": "headphones crackle", "status": "any", "maxResults": 5},
+		otherExample:  map[string]any{"query": "monitor arm delivery", "status": "open", "maxResults": 5},
 		empty:         emptyTickets,
 		run:           runSearchTickets,
 	},

@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -37,8 +36,8 @@ const Path = "/mcp"
 // rules (no session id minted or honoured, GET and DELETE answered 405,
 // MCP-Protocol-Version required and checked against _meta, Mcp-Method and
 // Mcp-Name checked against the body, JSON-RPC errors mapped to HTTP
-// statuses); the Host check against DNS rebinding for loopback
-// connections; server/discover's version list.
+// statuses); server/discover's version list. (Its Host check against DNS
+// rebinding for loopback connections is off: HostPolicy replaces it.)
 //
 // This file adds: one mock server (and one StreamableHTTPServer) per
 // client session, since a StreamableHTTPServer serves one MCPServer and
@@ -46,7 +45,9 @@ const Path = "/mcp"
 // 400 for a request without a session id and 404 for an unknown one (mcp-go
 // accepts any id by default, and opens a GET stream without one); the
 // engine's Preflight in front (mcp-go would call the MCPServer directly
-// and skip it); the Origin check (mcp-go checks only Host); a 1 MiB body
+// and skip it); the Host check against DNS rebinding (HostPolicy: loopback
+// Hosts, and under --allow-remote the listen address) and the Origin check
+// (mcp-go checks only Host); a 1 MiB body
 // limit (mcp-go reads any size); grouping 2026-07-28 requests into one
 // client session by the clientInfo of their _meta; and the exchange log.
 
@@ -58,7 +59,7 @@ func Listen(addr string, allowRemote bool) (net.Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--http %q: want HOST:PORT, e.g. 127.0.0.1:8765 (%v)", addr, err)
 	}
-	if !allowRemote && !isLoopbackHost(host) {
+	if !allowRemote && !IsLoopback(host) {
 		if host == "" {
 			host = "every interface"
 		}
@@ -73,10 +74,11 @@ func Listen(addr string, allowRemote bool) (net.Listener, error) {
 
 // ServeHTTP serves MCP over Streamable HTTP at Path on ln until ctx is
 // cancelled, then stops within a second: open GET streams are closed and
-// requests in flight get half a second to finish. allowRemote lifts the
-// loopback-only Host and Origin checks (see Handler).
+// requests in flight get half a second to finish. allowRemote also
+// accepts Hosts naming ln's address when it is not loopback (see
+// Handler).
 func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, allowRemote bool) error {
-	h := s.Handler(allowRemote)
+	h := s.Handler(NewHostPolicy(ln.Addr().String(), allowRemote, nil))
 	s.setListening("http://" + ln.Addr().String() + Path)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: s.diag}
 	served := make(chan error, 1)
@@ -98,20 +100,19 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, allowRemote boo
 }
 
 // Handler is the Streamable HTTP transport as an http.Handler (MCP at
-// Path). Requests whose Host or Origin is not localhost, 127.0.0.1 or
-// [::1] get 403, against DNS rebinding (the MCP conformance suite's
-// dns-rebinding-protection, GHSA-w48q-cv73-mx4w); allowRemote accepts any
-// Host and an Origin naming the Host itself.
-func (s *Server) Handler(allowRemote bool) *HTTPHandler {
-	h := &HTTPHandler{s: s, allowRemote: allowRemote, legacy: map[string]*httpSession{}, stateless: map[string]*httpSession{}}
+// Path). Requests whose Host hosts does not allow get 403, against DNS
+// rebinding (see HostPolicy); so do requests whose Origin is neither a
+// loopback page nor a page of the (allowed, non-loopback) Host itself.
+func (s *Server) Handler(hosts HostPolicy) *HTTPHandler {
+	h := &HTTPHandler{s: s, hosts: hosts, legacy: map[string]*httpSession{}, stateless: map[string]*httpSession{}}
 	h.fallback = s.streamable(mockserver.New(s.mockOptions(mockserver.StyleGood)), server.WithStateLess(true))
 	return h
 }
 
 // HTTPHandler is the Streamable HTTP transport; see Server.Handler.
 type HTTPHandler struct {
-	s           *Server
-	allowRemote bool
+	s     *Server
+	hosts HostPolicy
 	// fallback answers GET and DELETE from 2026-07-28 clients (405).
 	fallback *server.StreamableHTTPServer
 
@@ -131,6 +132,11 @@ func (s *Server) streamable(srv *mockserver.Server, opts ...server.StreamableHTT
 	opts = append([]server.StreamableHTTPOption{
 		server.WithStreamableHTTPProtocolVersions(srv.OfferedVersions()...),
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(s.cfg.Diagnostics, nil))),
+		// HTTPHandler.rebinding checks every request's Host first (see
+		// HostPolicy), stricter than mcp-go's check, which also refuses the
+		// listen address named by a client of this machine under
+		// --allow-remote.
+		server.WithDisableLocalhostProtection(true),
 	}, opts...)
 	return server.NewStreamableHTTPServer(srv.MCPServer(), opts...)
 }
@@ -210,32 +216,18 @@ func readBody(r *http.Request) []byte {
 // rebinding says why a request must be refused against DNS rebinding:
 // its Host or Origin names a machine other than this one ("" if none).
 func (h *HTTPHandler) rebinding(r *http.Request) string {
-	if !h.allowRemote && !isLoopbackHost(r.Host) {
-		return fmt.Sprintf("the Host header %q is not localhost, 127.0.0.1 or [::1]", r.Host)
+	if !h.hosts.Allows(r.Host) {
+		return fmt.Sprintf("the Host header %q is not %s", r.Host, h.hosts.Describe())
 	}
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return ""
 	}
 	u, err := url.Parse(origin)
-	if err == nil && u.Host != "" && (isLoopbackHost(u.Hostname()) || (h.allowRemote && strings.EqualFold(u.Host, r.Host))) {
+	if err == nil && u.Host != "" && (IsLoopback(u.Hostname()) || (!IsLoopback(r.Host) && strings.EqualFold(u.Host, r.Host))) {
 		return ""
 	}
-	return fmt.Sprintf("the Origin header %q is not a page of localhost, 127.0.0.1 or [::1]", origin)
-}
-
-// isLoopbackHost reports whether host (with or without a port) names
-// this machine: localhost or a loopback address.
-func isLoopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
+	return fmt.Sprintf("the Origin header %q is not a page of localhost, 127.0.0.0/8 or [::1], nor of the Host itself", origin)
 }
 
 // post serves one JSON-RPC message.

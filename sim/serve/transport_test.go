@@ -155,7 +155,8 @@ func TestHTTPStatelessUnder20260728(t *testing.T) {
 }
 
 // TestDNSRebindingProtection: a Host or Origin that is not this machine
-// gets 403; localhost, 127.0.0.1 and [::1] are served.
+// gets 403; localhost, 127.0.0.0/8 and [::1] are served (as the README
+// says).
 func TestDNSRebindingProtection(t *testing.T) {
 	url, _ := httpServer(t, serve.Config{})
 	port := url[strings.LastIndex(url, ":")+1 : strings.Index(url, serve.Path)]
@@ -172,6 +173,8 @@ func TestDNSRebindingProtection(t *testing.T) {
 		{"localhost Host and Origin", map[string]string{"Host": "localhost:" + port, "Origin": "http://localhost:" + port}, 200},
 		{"[::1] Origin", map[string]string{"Origin": "http://[::1]:" + port}, 200},
 		{"127.0.0.1", nil, 200},
+		{"127.0.0.2 Host", map[string]string{"Host": "127.0.0.2:" + port}, 200},
+		{"a LAN Host", map[string]string{"Host": "192.168.1.5:" + port}, 403},
 	} {
 		if code, _, b := rawHTTP(t, http.MethodPost, url, c.headers, body); code != c.want {
 			t.Errorf("%s: %d, want %d: %s", c.name, code, c.want, b)

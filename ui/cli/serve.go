@@ -57,7 +57,7 @@ func (a *app) serveCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.http, "http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio, e.g. 127.0.0.1:8765")
-	fl.BoolVar(&f.allowRemote, "allow-remote", false, "with --http, allow an address other machines can reach (prints a warning)")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "with --http, allow an address other machines can reach (prints a warning; Hosts naming that address are served)")
 	fl.StringVar(&f.scenario, "scenario", "", "fail calls the way the lab scenario `ID` does (errorlab scenarios list shows them)")
 	fl.StringVar(&f.script, "script", "", "a YAML `FILE` of failures call by call (steps: - tool: lookup_order / failure: timeout)")
 	fl.StringVar(&f.style, "style", "good", "how failures are written: good, bad (the scenario's main bad style; generic without one) or a style name")
@@ -140,7 +140,7 @@ func (a *app) serveHTTP(ctx context.Context, s *serve.Server, f serveFlags) erro
 		return UsageError{err}
 	}
 	if f.allowRemote {
-		fmt.Fprintf(a.Stderr, "errorlab serve: WARNING: --allow-remote: other machines that can reach %s may call this server; it has no authentication. Serve on 127.0.0.1 unless you need this.\n", ln.Addr())
+		fmt.Fprintln(a.Stderr, remoteNotice(ln.Addr().String()))
 	}
 	url := "http://" + ln.Addr().String() + serve.Path
 	fmt.Fprintf(a.Stderr, "errorlab serve: serving MCP (Streamable HTTP) at %s (%s; style %s; %s). ctrl+c stops.\n", url, s.Describe(), s.Config().Style, offered(s))
@@ -305,4 +305,15 @@ func compactJSON(v any) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 	return strings.TrimSpace(b.String())
+}
+
+// remoteNotice is what --allow-remote prints for a server listening on
+// addr: a plain note that it changes nothing on a loopback address, else
+// a warning of what it means (anyone on the network may call every tool;
+// which Host headers are served: see serve.HostPolicy).
+func remoteNotice(addr string) string {
+	if serve.IsLoopback(addr) {
+		return fmt.Sprintf("errorlab serve: note: --allow-remote changes nothing here: %s is a loopback address, which only this machine can reach. To serve other machines, listen on an address they can reach (e.g. --http 0.0.0.0:8765 --allow-remote).", addr)
+	}
+	return fmt.Sprintf("errorlab serve: WARNING: listening on %s, which other machines can reach: anyone on your network who can connect to that address can call this server's tools, with no password or key. Requests are served when their Host header is %s; any other Host gets 403 (against DNS rebinding). Stop it when you are done, or serve on 127.0.0.1 instead.", addr, serve.NewHostPolicy(addr, true, nil).Describe())
 }

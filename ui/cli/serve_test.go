@@ -175,3 +175,21 @@ func TestServeRefusesReportFlagsThatLoseWork(t *testing.T) {
 		t.Errorf("%s was written though nothing was served", same)
 	}
 }
+
+// TestServeAllowRemoteNotice: --allow-remote warns only when the server
+// listens where other machines can reach it, and then says plainly who can
+// call it and which Hosts are served; on a loopback address it says the
+// flag changes nothing instead of a warning.
+func TestServeAllowRemoteNotice(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1:8805", "127.0.0.2:8805", "[::1]:8805"} {
+		if n := remoteNotice(addr); strings.Contains(n, "WARNING") || !strings.Contains(n, "changes nothing") {
+			t.Errorf("%s: %s", addr, n)
+		}
+	}
+	n := remoteNotice("192.168.1.5:8805")
+	for _, want := range []string{"WARNING", "192.168.1.5:8805", "other machines can reach", "anyone on your network", "no password", "any other Host gets 403"} {
+		if !strings.Contains(n, want) {
+			t.Errorf("missing %q in %s", want, n)
+		}
+	}
+}
