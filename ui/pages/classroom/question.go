@@ -198,35 +198,12 @@ func (m *Question) build() {
 		if q.Multi {
 			out = append(out, st.Muted.Render("Choose every option that applies: a letter adds or takes out an option."))
 		}
-		for i, o := range q.Options {
-			out = append(out, "")
-			lead, leadSt := fmt.Sprintf("  %c ", 'A'+i), st.Bold
-			text := common.OneLineText(o.Text)
-			if mine[i] {
-				lead, leadSt = fmt.Sprintf("▷ %c ", 'A'+i), st.Accent.Bold(true)
-				text += " ◂ your answer"
-			}
-			if revealed && right[i] {
-				lead, leadSt = fmt.Sprintf("▶ %c ", 'A'+i), st.OK.Bold(true)
-			}
-			from := len(out)
-			out = append(out, common.HangLead(leadSt, lead, text, w, st.Plain, 5)...)
-			if revealed {
-				words := common.WrongWords
-				if right[i] {
-					words = common.RightWords
-				}
-				expl := common.StripVerdict(common.OneLineText(o.Explanation), words...)
-				if right[i] {
-					out = append(out, common.HangLead(st.OK, "     the answer:", expl, w, st.Muted, 5)...)
-					if m.answerRows[0] < 0 {
-						m.answerRows = [2]int{from, len(out)}
-					}
-				} else {
-					out = append(out, common.HangLead(st.Muted, "    ", expl, w, st.Muted, 5)...)
-				}
-			}
+		rows, first := common.OptionRows(st, q.Options, mine, right, revealed, w)
+		m.answerRows = [2]int{-1, -1}
+		if first[0] >= 0 {
+			m.answerRows = [2]int{first[0] + len(out), first[1] + len(out)}
 		}
+		out = append(out, rows...)
 		return strings.Join(out, "\n")
 	})
 }
@@ -234,11 +211,7 @@ func (m *Question) build() {
 // showAnswer scrolls the pane so the (first) right option and its
 // explanation are in view, from the top when everything fits.
 func (m *Question) showAnswer() {
-	vp := m.pane.Viewport()
-	vp.GotoTop()
-	if r := m.answerRows; r[0] >= 0 && r[1] > vp.Height {
-		vp.SetYOffset(min(r[1]-vp.Height, max(r[0]-1, 0)))
-	}
+	common.ShowRows(m.pane.Viewport(), m.answerRows)
 }
 
 // View implements tea.Model: a line saying where the answer stands, the

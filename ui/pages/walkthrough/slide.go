@@ -734,47 +734,18 @@ func (m *Model) question(v *stepView, x0, y0 int, auto bool) {
 		// explanation on one left edge, the letter's column before it.
 		w = max(w-1, 1)
 		out := common.WrapLines(st.Title, common.OneLineText(q.Stem), w)
-		for i, o := range q.Options {
-			out = append(out, "")
-			// The answer is marked as the answer, not as good: a stem
-			// that asks which option is wrong has its wrong one marked.
-			lead, leadSt := fmt.Sprintf("  %c ", 'A'+i), st.Bold
-			text := common.OneLineText(o.Text)
-			if mine[i] {
-				lead, leadSt = fmt.Sprintf("▷ %c ", 'A'+i), st.Accent.Bold(true)
-				text += " ◂ your answer"
-			}
-			if answer && correct[i] {
-				lead, leadSt = fmt.Sprintf("▶ %c ", 'A'+i), st.OK.Bold(true)
-			}
-			from := len(out)
-			out = append(out, common.HangLead(leadSt, lead, text, w, st.Plain, 5)...)
-			if answer {
-				words := common.WrongWords
-				if correct[i] {
-					words = common.RightWords
-				}
-				expl := common.StripVerdict(common.OneLineText(o.Explanation), words...)
-				if correct[i] {
-					out = append(out, common.HangLead(st.OK, "     the answer:", expl, w, st.Muted, 5)...)
-				} else {
-					out = append(out, common.HangLead(st.Muted, "    ", expl, w, st.Muted, 5)...)
-				}
-				if correct[i] && ans[0] < 0 {
-					ans = [2]int{from, len(out)}
-				}
-			}
+		rows, first := common.OptionRows(st, q.Options, mine, correct, answer, w)
+		ans = [2]int{-1, -1}
+		if first[0] >= 0 {
+			ans = [2]int{first[0] + len(out), first[1] + len(out)}
 		}
+		out = append(out, rows...)
 		return strings.Join(out, "\n")
 	})
 	if auto {
 		// The answer in view: from the top if it fits, else scrolled
 		// just enough to show the right option and its explanation whole.
-		vp := m.qpane.Viewport()
-		vp.GotoTop()
-		if ans[1] > vp.Height {
-			vp.SetYOffset(min(ans[1]-vp.Height, max(ans[0]-1, 0)))
-		}
+		common.ShowRows(m.qpane.Viewport(), ans)
 	}
 	m.spots = append(m.spots, paneSpot(m.qpane, x0, y0+len(m.lay.head)))
 }
