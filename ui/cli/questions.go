@@ -44,7 +44,16 @@ type QuestionOption struct {
 
 // questionsCmd is `errorlab questions list|validate|exam`.
 func (a *app) questionsCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "questions", Short: "List, validate and print the exam-style question bank"}
+	cmd := &cobra.Command{
+		Use:   "questions",
+		Short: "List, validate and print the exam-style question bank",
+		Long: "Tools for teachers and question writers: list the bank (ids, topics, difficulty; --json for\n" +
+			"everything), validate a folder of question files before handing it to --questions, and print a\n" +
+			"mock exam as Markdown, with or without its answer key.",
+		Example: "  errorlab questions list --json\n" +
+			"  errorlab questions validate ./my-questions\n" +
+			"  errorlab questions exam --seed 7 --count 30 --with-keys > exam-7.md",
+	}
 	cmd.AddCommand(a.questionsListCmd(), a.questionsValidateCmd(), a.questionsExamCmd())
 	return cmd
 }

@@ -19,7 +19,15 @@ func (a *app) quizCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "quiz",
 		Short: "Exam-style practice: practice, a timed mock exam, or review of what you missed",
-		Args:  cobra.NoArgs,
+		Long: "Opens exam practice. practice asks questions one at a time and explains every option after\n" +
+			"each answer; exam is a timed mock exam drawn by topic weight and difficulty (at least a third at\n" +
+			"difficulty 3), scored per topic against --pass at the end; review brings back what you missed\n" +
+			"and rests what you have mastered. Answers are kept in --state-dir, so review knows your history.",
+		Example: "  errorlab quiz\n" +
+			"  errorlab quiz --topic retryable --count 5\n" +
+			"  errorlab quiz --mode exam --count 30 --minutes 45 --seed 7\n" +
+			"  errorlab quiz --mode review",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			m, err := quiz.ParseMode(mode)
 			if err != nil {
