@@ -97,6 +97,7 @@ func TestStripVerdict(t *testing.T) {
 		{"Wrong for this SDK. That is what happens.", common.WrongWords, "Wrong for this SDK. That is what happens."},
 		{"No coordinator is involved.", common.WrongWords, "No coordinator is involved."},
 		{"Wrong.", common.WrongWords, "Wrong."},
+		{"Wrong twice: no role is missing.", common.WrongWords, "No role is missing."},
 		{"Right. The tool ran.", common.WrongWords, "Right. The tool ran."},
 	} {
 		if got := common.StripVerdict(c.in, c.words...); got != c.want {

@@ -46,7 +46,7 @@ func StyleWords(text string) string {
 // only repeat it.
 var (
 	RightWords      = []string{"Right", "Correct", "Yes"}
-	WrongWords      = []string{"Wrong", "Not quite", "Incorrect", "Not this one", "No"}
+	WrongWords      = []string{"Wrong twice", "Wrong", "Not quite", "Incorrect", "Not this one", "No"}
 	BestWords       = append([]string{"Best"}, RightWords...)
 	AcceptableWords = append([]string{"Acceptable"}, RightWords...)
 )
