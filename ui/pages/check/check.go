@@ -46,6 +46,7 @@ const (
 type KeyMap struct {
 	Run       key.Binding // enter on the input: probe the server
 	Spec      key.Binding // tab on the input: the spec revision
+	Timeout   key.Binding // ctrl+t on the input: how long each call may take
 	Focus     key.Binding // tab on the results: next pane
 	Reference key.Binding // enter on the results: read the finding's section
 	Again     key.Binding // r: probe the same server again
@@ -57,6 +58,7 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Run:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "probe it")),
 		Spec:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "spec revision")),
+		Timeout:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "call timeout")),
 		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		Reference: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read the rule")),
 		Again:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "probe again")),
@@ -71,14 +73,17 @@ type Model struct {
 	mode mode
 	w, h int
 
-	input  textinput.Model
-	spec   rules.Revision
-	bar    progress.Model
-	done   int
-	total  int
-	doing  string
-	cancel context.CancelFunc
-	ended  chan struct{} // closed when the running probe's Live has returned
+	input textinput.Model
+	spec  rules.Revision
+	// timeout bounds each tools/call of the probe (one of callTimeouts;
+	// `errorlab check --timeout` on the command line).
+	timeout time.Duration
+	bar     progress.Model
+	done    int
+	total   int
+	doing   string
+	cancel  context.CancelFunc
+	ended   chan struct{} // closed when the running probe's Live has returned
 	// stopping: esc stopped the running probe; its answers so far are
 	// shown once Live returns.
 	stopping bool
@@ -134,7 +139,7 @@ func NewResult(c *common.Common, title string, it check.Item) *Model {
 }
 
 func newModel(c *common.Common) *Model {
-	m := &Model{c: c, keys: DefaultKeyMap(), spec: rules.DefaultRevision,
+	m := &Model{c: c, keys: DefaultKeyMap(), spec: rules.DefaultRevision, timeout: check.DefaultCallTimeout,
 		bar:  progress.New(progress.WithDefaultGradient(), progress.WithoutPercentage()),
 		list: pane.New(c), found: pane.New(c), resp: pane.New(c)}
 	return m
@@ -229,7 +234,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.refused() != nil {
 			return []key.Binding{m.c.Keys.Back}
 		}
-		return []key.Binding{m.keys.Run, common.Brief(m.keys.Spec, "spec "+string(m.spec)), m.c.Keys.Back}
+		return []key.Binding{m.keys.Run, common.Brief(m.keys.Spec, "spec "+string(m.spec)), common.Brief(m.keys.Timeout, "timeout "+seconds(m.timeout)), m.c.Keys.Back}
 	case modeRunning:
 		return []key.Binding{common.Brief(m.c.Keys.Back, "stop")}
 	}
@@ -310,6 +315,9 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Spec):
 			m.spec = nextRevision(m.spec)
 			return nil
+		case key.Matches(k, m.keys.Timeout):
+			m.timeout = nextTimeout(m.timeout)
+			return nil
 		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(k)
@@ -381,6 +389,23 @@ func nextRevision(r rules.Revision) rules.Revision {
 	return rules.DefaultRevision
 }
 
+// callTimeouts are the per-call timeouts ctrl+t steps through: a quick
+// local server, the default, and servers behind npx or a slow upstream.
+var callTimeouts = []time.Duration{10 * time.Second, check.DefaultCallTimeout, 60 * time.Second, 120 * time.Second}
+
+// nextTimeout returns the per-call timeout after d in callTimeouts.
+func nextTimeout(d time.Duration) time.Duration {
+	for i, x := range callTimeouts {
+		if x == d {
+			return callTimeouts[(i+1)%len(callTimeouts)]
+		}
+	}
+	return check.DefaultCallTimeout
+}
+
+// seconds writes d as "30 s".
+func seconds(d time.Duration) string { return fmt.Sprintf("%d s", int(d/time.Second)) }
+
 // start probes the server in the input.
 func (m *Model) start() tea.Cmd {
 	text := strings.TrimSpace(m.input.Value())
@@ -406,7 +431,7 @@ func (m *Model) start() tea.Cmd {
 	m.input.Blur()
 	prog, done := make(chan tea.Msg, 1), make(chan tea.Msg, 1)
 	m.progCh, m.doneCh = prog, done
-	opts := check.Options{Spec: m.spec, Probe: true, Progress: func(d, total int, what string) {
+	opts := check.Options{Spec: m.spec, Probe: true, CallTimeout: m.timeout, Progress: func(d, total int, what string) {
 		select { // a progress report may be dropped; the result never is
 		case prog <- progressMsg{gen: gen, done: d, total: total, what: what}:
 		default:

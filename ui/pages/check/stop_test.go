@@ -175,3 +175,33 @@ func TestEscKeepsTheAnswersSoFar(t *testing.T) {
 		}
 	}
 }
+
+// ctrl+t on the input sets how long each call may take, and the probe
+// keeps to it: a server that never answers a call is given up on after
+// the chosen 10 s, not the default 30 s.
+func TestCallTimeoutIsTheLearnersChoice(t *testing.T) {
+	c := common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil)
+	m := checkpage.New(c)
+	m.SetSize(120, 40)
+	var model tea.Model = m
+	if !strings.Contains(model.View(), "each call may take up to 30 s") {
+		t.Fatalf("the input does not say how long a call may take:\n%s", model.View())
+	}
+	model, _ = uitest.Drive(model, uitest.Press("ctrl+t"), uitest.Press("ctrl+t"), uitest.Press("ctrl+t"))
+	if !strings.Contains(model.View(), "each call may take up to 10 s") {
+		t.Fatalf("ctrl+t ×3 did not step 30 → 60 → 120 → 10 s:\n%s", model.View())
+	}
+	model, _ = uitest.Drive(model, typeText(serverCommand(t, checktest.HangCall))...)
+	model, cmd := model.Update(uitest.Press("enter"))
+	deadline := time.Now().Add(90 * time.Second)
+	for strings.Contains(model.View(), "Probing") {
+		if cmd == nil || time.Now().After(deadline) {
+			t.Fatalf("the probe did not end:\n%s", model.View())
+		}
+		model, cmd = model.Update(cmd())
+	}
+	model, _ = uitest.Drive(model, uitest.Press("down"), uitest.Press("down"))
+	if v := uitest.Flat(model.View()); !strings.Contains(v, "noanswercamewithin10s") || strings.Contains(v, "within30s") {
+		t.Fatalf("the hung call was not given up on after 10 s:\n%s", model.View())
+	}
+}

@@ -255,6 +255,7 @@ func (m *Model) inputView() string {
 	}
 	out = append(out, "", " "+m.input.View(), "")
 	out = append(out, " "+st.Muted.Render("graded under spec ")+st.Bold.Render(string(m.spec))+st.Muted.Render(" (tab changes it)"))
+	out = append(out, " "+st.Muted.Render("each call may take up to ")+st.Bold.Render(seconds(m.timeout))+st.Muted.Render(" (ctrl+t changes it)"))
 	if m.err != "" {
 		out = append(out, "")
 		for _, l := range common.WrapWords("✗ "+common.Sanitize(m.err), w-2) {
