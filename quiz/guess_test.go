@@ -165,3 +165,55 @@ func TestMechanicalGuessersScoreNearChance(t *testing.T) {
 	}
 	t.Log(strings.Join(report, "; "))
 }
+
+// guessFloor is the least share of single-answer questions the length
+// guessers must get right. A rule far below chance is a rule in reverse:
+// if the key is never the shortest or the longest option, a test-taker
+// who strikes out both picks between two and scores near 50%. Chance is
+// 25%; 12% is about three deviations under it.
+const guessFloor = 0.12
+
+// The key must be the shortest option, and the longest, about as often as
+// chance has it: "never the longest, never the shortest" is folk wisdom a
+// test-taker uses, and the bank must not reward it either.
+func TestKeyLengthIsNoTellEitherWay(t *testing.T) {
+	var single []*Question
+	for _, q := range bank(t).Questions {
+		if !q.Multi {
+			single = append(single, q)
+		}
+	}
+	extreme := 0
+	for _, g := range guessers[:4] { // shortest and longest, by characters and by words
+		right := 0
+		for _, q := range single {
+			if g.pick(q) == q.Correct()[0] {
+				right++
+			}
+		}
+		if share := float64(right) / float64(len(single)); share < guessFloor {
+			t.Errorf("the key is the %s in %d of %d single-answer questions (%.0f%%; at least %.0f%%): striking that option out pays", g.name, right, len(single), share*100, guessFloor*100)
+		}
+	}
+	for _, q := range single {
+		k, lens := q.Correct()[0], make([]int, len(q.Options))
+		for i, o := range q.Options {
+			lens[i] = len(strings.TrimSpace(o.Text))
+		}
+		shortest, longest := true, true
+		for i, n := range lens {
+			if i != k {
+				shortest = shortest && lens[k] < n
+				longest = longest && lens[k] > n
+			}
+		}
+		if shortest || longest {
+			extreme++
+		}
+	}
+	// Picking between the two middle options must not beat the ceiling:
+	// their share of keys, halved, stays at or under guessCeiling.
+	if middle := float64(len(single)-extreme) / float64(len(single)) / 2; middle > guessCeiling {
+		t.Errorf("the key is strictly the shortest or the longest option in only %d of %d single-answer questions: a test-taker who strikes out both and picks between the other two scores %.0f%% (at most %.0f%%)", extreme, len(single), middle*100, guessCeiling*100)
+	}
+}
