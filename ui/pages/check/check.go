@@ -182,7 +182,7 @@ func (m *Model) refused() error {
 const closeWait = 5 * time.Second
 
 // Close implements common.Closer: a probe still running is stopped, and
-// Close returns once the server's process group is gone (or after
+// Close returns once the server's process group has been killed (or after
 // closeWait), so that quitting the app (q, ctrl+c) leaves no server
 // behind.
 func (m *Model) Close() {

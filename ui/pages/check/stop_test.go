@@ -85,6 +85,11 @@ func TestLeavingAProbeStopsTheServer(t *testing.T) {
 					t.Fatalf("%s did not quit", k)
 				}
 				m.(interface{ Close() }).Close() // what ui.Run does when the program ends
+				// Close returns once the group was sent SIGKILL; a process
+				// may take a moment to die on a busy machine, not seconds.
+				for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline) && (running(pids[0]) || running(pids[1])); {
+					time.Sleep(10 * time.Millisecond)
+				}
 			}
 			for _, pid := range pids {
 				if running(pid) {
