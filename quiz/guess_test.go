@@ -11,6 +11,9 @@ import (
 type guesser struct {
 	name string
 	pick func(q *Question) int
+	// length: the guesser picks by an option's length (shortest or
+	// longest), the rule TestKeyLengthIsNoTellEitherWay holds both ways.
+	length bool
 }
 
 // pickBy returns the option with the best score (the first on a tie, as
@@ -31,16 +34,16 @@ func more(a, b float64) bool { return a > b }
 var guessers = []guesser{
 	{"shortest option (characters)", func(q *Question) int {
 		return pickBy(q, less, func(i int) float64 { return float64(len(strings.TrimSpace(q.Options[i].Text))) })
-	}},
+	}, true},
 	{"shortest option (words)", func(q *Question) int {
 		return pickBy(q, less, func(i int) float64 { return float64(len(words(q.Options[i].Text))) })
-	}},
+	}, true},
 	{"longest option (characters)", func(q *Question) int {
 		return pickBy(q, more, func(i int) float64 { return float64(len(strings.TrimSpace(q.Options[i].Text))) })
-	}},
+	}, true},
 	{"longest option (words)", func(q *Question) int {
 		return pickBy(q, more, func(i int) float64 { return float64(len(words(q.Options[i].Text))) })
-	}},
+	}, true},
 	{"most words shared with the stem", func(q *Question) int {
 		stem := wordSet(q.Stem)
 		return pickBy(q, more, func(i int) float64 {
@@ -52,48 +55,60 @@ var guessers = []guesser{
 			}
 			return float64(n)
 		})
-	}},
+	}, false},
 	{"most unlike the others", func(q *Question) int {
-		return pickBy(q, less, func(i int) float64 {
-			sum := 0.0
-			for j := range q.Options {
-				if j != i {
-					sum += overlap(wordSet(q.Options[i].Text), wordSet(q.Options[j].Text))
-				}
-			}
-			return sum
-		})
-	}},
+		return pickBy(q, less, func(i int) float64 { return likeness(q, i, wordSet) })
+	}, false},
 	{"most like the others (words)", func(q *Question) int {
-		return pickBy(q, more, func(i int) float64 {
-			sum := 0.0
-			for j := range q.Options {
-				if j != i {
-					sum += overlap(wordSet(q.Options[i].Text), wordSet(q.Options[j].Text))
-				}
-			}
-			return sum
-		})
-	}},
+		return pickBy(q, more, func(i int) float64 { return likeness(q, i, wordSet) })
+	}, false},
 	// Convergence: distractors made by changing one element of the key
 	// leave the key as the option that shares most with all the others.
 	// The parts guesser compares whole comma-, semicolon- and
 	// colon-separated parts ("isRetryable true"), breaking a tie by words,
 	// since with no shared part it would only be "always A".
 	{"most like the others (parts, then words)", func(q *Question) int {
-		return pickBy(q, more, func(i int) float64 {
-			parts, ws := 0.0, 0.0
-			for j := range q.Options {
-				if j != i {
-					parts += overlap(partSet(q.Options[i].Text), partSet(q.Options[j].Text))
-					ws += overlap(wordSet(q.Options[i].Text), wordSet(q.Options[j].Text))
-				}
-			}
-			return parts + ws/1000
-		})
-	}},
-	{"always B (a middle letter)", func(*Question) int { return 1 }},
-	{"always C (a middle letter)", func(*Question) int { return 2 }},
+		return pickBy(q, more, func(i int) float64 { return likeness(q, i, partSet) + likeness(q, i, wordSet)/1000 })
+	}, false},
+	{"always B (a middle letter)", func(*Question) int { return 1 }, false},
+	{"always C (a middle letter)", func(*Question) int { return 2 }, false},
+}
+
+// likeness sums option i's overlap with every other option of q, each
+// option cut into a set by split (words or parts).
+func likeness(q *Question, i int, split func(string) map[string]bool) float64 {
+	sum := 0.0
+	for j := range q.Options {
+		if j != i {
+			sum += overlap(split(q.Options[i].Text), split(q.Options[j].Text))
+		}
+	}
+	return sum
+}
+
+// singleAndMulti splits the embedded bank into single-answer and
+// multi-answer questions.
+func singleAndMulti(t *testing.T) (single, multi []*Question) {
+	for _, q := range bank(t).Questions {
+		if q.Multi {
+			multi = append(multi, q)
+		} else {
+			single = append(single, q)
+		}
+	}
+	return single, multi
+}
+
+// wonBy lists the ids of the single-answer questions qs that guesser g
+// gets right.
+func wonBy(g guesser, qs []*Question) []string {
+	var won []string
+	for _, q := range qs {
+		if g.pick(q) == q.Correct()[0] {
+			won = append(won, q.ID)
+		}
+	}
+	return won
 }
 
 // partSet splits an option at its commas, semicolons and colons into
@@ -123,31 +138,14 @@ const guessCeiling = 0.30
 // or one letter always. For multi-answer questions, ticking all four must
 // not pay either.
 func TestMechanicalGuessersScoreNearChance(t *testing.T) {
-	var single, multi []*Question
-	for _, q := range bank(t).Questions {
-		if q.Multi {
-			multi = append(multi, q)
-		} else {
-			single = append(single, q)
-		}
-	}
+	single, multi := singleAndMulti(t)
 	var report []string
 	for _, g := range guessers {
-		right := 0
-		for _, q := range single {
-			if g.pick(q) == q.Correct()[0] {
-				right++
-			}
-		}
+		won := wonBy(g, single)
+		right := len(won)
 		share := float64(right) / float64(len(single))
 		report = append(report, fmt.Sprintf("%s %d/%d (%.0f%%)", g.name, right, len(single), share*100))
 		if share > guessCeiling {
-			var won []string
-			for _, q := range single {
-				if g.pick(q) == q.Correct()[0] {
-					won = append(won, q.ID)
-				}
-			}
 			t.Errorf("guessing %q gets %d of %d single-answer questions right (%.0f%%; at most %.0f%%): %v", g.name, right, len(single), share*100, guessCeiling*100, won)
 		}
 	}
@@ -177,20 +175,13 @@ const guessFloor = 0.12
 // chance has it: "never the longest, never the shortest" is folk wisdom a
 // test-taker uses, and the bank must not reward it either.
 func TestKeyLengthIsNoTellEitherWay(t *testing.T) {
-	var single []*Question
-	for _, q := range bank(t).Questions {
-		if !q.Multi {
-			single = append(single, q)
-		}
-	}
+	single, _ := singleAndMulti(t)
 	extreme := 0
-	for _, g := range guessers[:4] { // shortest and longest, by characters and by words
-		right := 0
-		for _, q := range single {
-			if g.pick(q) == q.Correct()[0] {
-				right++
-			}
+	for _, g := range guessers {
+		if !g.length {
+			continue
 		}
+		right := len(wonBy(g, single))
 		if share := float64(right) / float64(len(single)); share < guessFloor {
 			t.Errorf("the key is the %s in %d of %d single-answer questions (%.0f%%; at least %.0f%%): striking that option out pays", g.name, right, len(single), share*100, guessFloor*100)
 		}

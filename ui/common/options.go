@@ -9,15 +9,15 @@ import (
 	"github.com/errorlab/errorlab/ui/styles"
 )
 
-// OptionRows lays out a question's options at width w (cells) for a
-// question put to the room, as the classroom's student screen and the
-// walkthrough's question step show it: a blank row, then "  A text" for
-// each option; ▷ and "◂ your answer" on the options in mine; once
+// OptionRows appends to rows a question's options laid out at width w
+// (cells) for a question put to the room, as the classroom's student
+// screen and the walkthrough's question step show it: a blank row, then
+// "  A text" for each option; ▷ and "◂ your answer" on the options in mine; once
 // revealed, ▶ on the options in right and every option's explanation under
 // it ("the answer:" before a right one's). answer holds the rows (from,
-// to, into rows) of the first right option and its explanation, {-1, -1}
-// before the reveal.
-func OptionRows(st *styles.Styles, opts []quiz.Option, mine, right map[int]bool, revealed bool, w int) (rows []string, answer [2]int) {
+// to, indexes into the returned rows) of the first right option and its
+// explanation, {-1, -1} before the reveal.
+func OptionRows(rows []string, st *styles.Styles, opts []quiz.Option, mine, right map[int]bool, revealed bool, w int) (_ []string, answer [2]int) {
 	answer = [2]int{-1, -1}
 	for i, o := range opts {
 		rows = append(rows, "")

@@ -181,8 +181,7 @@ func (m *Model) cycleRevision() tea.Cmd {
 	if cur == "" {
 		cur = rules.DefaultRevision
 	}
-	i := slices.Index(rules.Revisions, cur)
-	m.rev = rules.Revisions[(i+1)%len(rules.Revisions)]
+	m.rev = common.Next(rules.Revisions, cur)
 	m.pause()
 	m.gen++
 	m.mode = modeTimelines

@@ -313,10 +313,10 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Run):
 			return m.start()
 		case key.Matches(k, m.keys.Spec):
-			m.spec = nextRevision(m.spec)
+			m.spec = common.Next(rules.Revisions, m.spec)
 			return nil
 		case key.Matches(k, m.keys.Timeout):
-			m.timeout = nextTimeout(m.timeout)
+			m.timeout = common.Next(callTimeouts, m.timeout)
 			return nil
 		}
 		var cmd tea.Cmd
@@ -380,28 +380,9 @@ func moveCursor(nav keymap.Nav, k tea.KeyMsg, cur, n, page int) int {
 	return max(0, min(cur, n-1))
 }
 
-func nextRevision(r rules.Revision) rules.Revision {
-	for i, x := range rules.Revisions {
-		if x == r {
-			return rules.Revisions[(i+1)%len(rules.Revisions)]
-		}
-	}
-	return rules.DefaultRevision
-}
-
 // callTimeouts are the per-call timeouts ctrl+t steps through: a quick
 // local server, the default, and servers behind npx or a slow upstream.
 var callTimeouts = []time.Duration{10 * time.Second, check.DefaultCallTimeout, 60 * time.Second, 120 * time.Second}
-
-// nextTimeout returns the per-call timeout after d in callTimeouts.
-func nextTimeout(d time.Duration) time.Duration {
-	for i, x := range callTimeouts {
-		if x == d {
-			return callTimeouts[(i+1)%len(callTimeouts)]
-		}
-	}
-	return check.DefaultCallTimeout
-}
 
 // seconds writes d as "30 s".
 func seconds(d time.Duration) string { return fmt.Sprintf("%d s", int(d/time.Second)) }

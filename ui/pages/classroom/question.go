@@ -198,12 +198,7 @@ func (m *Question) build() {
 		if q.Multi {
 			out = append(out, st.Muted.Render("Choose every option that applies: a letter adds or takes out an option."))
 		}
-		rows, first := common.OptionRows(st, q.Options, mine, right, revealed, w)
-		m.answerRows = [2]int{-1, -1}
-		if first[0] >= 0 {
-			m.answerRows = [2]int{first[0] + len(out), first[1] + len(out)}
-		}
-		out = append(out, rows...)
+		out, m.answerRows = common.OptionRows(out, st, q.Options, mine, right, revealed, w)
 		return strings.Join(out, "\n")
 	})
 }

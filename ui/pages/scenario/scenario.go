@@ -380,7 +380,7 @@ func (m *Model) cycleStyle() tea.Cmd {
 		m.c.SetStatus(common.StatusWarn, "this scenario offers only the good style")
 		return nil
 	}
-	next := styles[(slices.Index(styles, cur)+1)%len(styles)]
+	next := common.Next(styles, cur)
 	m.style = next
 	// The verdict was given on the response of the old style: start over
 	// with no response and no verdict, as r does.
@@ -409,7 +409,7 @@ func badMark(s mockserver.Style) string {
 }
 
 func (m *Model) cycleRevision() tea.Cmd {
-	m.rev = rules.Revisions[(slices.Index(rules.Revisions, m.rev)+1)%len(rules.Revisions)]
+	m.rev = common.Next(rules.Revisions, m.rev)
 	// The verdict depends on the revision: choose again under this one,
 	// on a fresh call.
 	m.clearVerdict()

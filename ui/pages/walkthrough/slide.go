@@ -734,12 +734,7 @@ func (m *Model) question(v *stepView, x0, y0 int, auto bool) {
 		// explanation on one left edge, the letter's column before it.
 		w = max(w-1, 1)
 		out := common.WrapLines(st.Title, common.OneLineText(q.Stem), w)
-		rows, first := common.OptionRows(st, q.Options, mine, correct, answer, w)
-		ans = [2]int{-1, -1}
-		if first[0] >= 0 {
-			ans = [2]int{first[0] + len(out), first[1] + len(out)}
-		}
-		out = append(out, rows...)
+		out, ans = common.OptionRows(out, st, q.Options, mine, correct, answer, w)
 		return strings.Join(out, "\n")
 	})
 	if auto {
