@@ -410,6 +410,7 @@ func (m *Model) start() tea.Cmd {
 	m.cancel, m.ended, m.asked = cancel, ended, m.spec
 	m.mode, m.done, m.total, m.doing, m.err, m.target = modeRunning, 0, 0, "starting the server and the handshake", "", text
 	m.input.Blur()
+	m.c.ClearStatus() // a failed probe's "see the message under the input" is not this one's
 	prog, done := make(chan tea.Msg, 1), make(chan tea.Msg, 1)
 	m.progCh, m.doneCh = prog, done
 	opts := check.Options{Spec: m.spec, Probe: true, CallTimeout: m.timeout, Progress: func(d, total int, what string) {

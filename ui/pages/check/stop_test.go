@@ -207,3 +207,23 @@ func TestCallTimeoutIsTheLearnersChoice(t *testing.T) {
 		t.Fatalf("the hung call was not given up on after 10 s:\n%s", model.View())
 	}
 }
+
+// A new probe clears the status a failed one left: "the probe did not
+// finish: see the message under the input" must not stand under a probe
+// that is running (and has no input on screen).
+func TestNewProbeClearsTheOldFailure(t *testing.T) {
+	m := openCheck(t)
+	m, _ = uitest.Drive(m, typeText("no-such-program-errorlab")...)
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	if !strings.Contains(m.View(), "the probe did not finish") {
+		t.Fatalf("the failed probe is not reported:\n%s", m.View())
+	}
+	m, _ = uitest.Drive(m, uitest.Press("ctrl+u"))
+	m, _ = uitest.Drive(m, typeText(serverCommand(t, checktest.HangInit))...)
+	m, _ = m.Update(uitest.Press("enter")) // running; its messages are not waited for
+	v := m.View()
+	if !strings.Contains(v, "Probing") || strings.Contains(v, "the probe did not finish") {
+		t.Fatalf("the running probe shows the old failure:\n%s", v)
+	}
+	m.(interface{ Close() }).Close()
+}
