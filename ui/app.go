@@ -376,21 +376,25 @@ func (a *App) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Quit
 	}
+	if a.tooSmall() {
+		// Below the minimum size nothing but "q quits" is visible: q quits
+		// there without asking, even on a screen whose input takes every
+		// key, and no other key acts on a screen the learner cannot see.
+		if key.Matches(k, g.Quit) {
+			return tea.Quit
+		}
+		return nil
+	}
 	if ic, ok := top.(common.InputCapturer); ok && ic.Capturing() {
 		return a.route(k)
 	}
 	if key.Matches(k, g.Quit) {
-		// Below the minimum size nothing but "q quits" is visible, so q
-		// quits there without asking.
-		if qg, ok := top.(common.QuitGuard); ok && !a.tooSmall() && qg.GuardQuit() {
+		if qg, ok := top.(common.QuitGuard); ok && qg.GuardQuit() {
 			a.c.ClearStatus()
 			a.help.ShowAll = false
 			return nil
 		}
 		return tea.Quit
-	}
-	if a.tooSmall() {
-		return nil // nothing else is visible to act on
 	}
 	a.c.ClearStatus()
 	switch {

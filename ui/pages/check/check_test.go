@@ -217,3 +217,25 @@ func TestSelectedFindingHeadInView(t *testing.T) {
 		t.Errorf("back up: the first finding's head line is not in view:\n%s", v)
 	}
 }
+
+// TestTooSmallTerminalTakesNoTyping: below the minimum size only "q quits"
+// is on screen, so keys typed there must not reach the hidden input, and q
+// quits even though the input would otherwise take it as a letter.
+func TestTooSmallTerminalTakesNoTyping(t *testing.T) {
+	m := openCheck(t)
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 50, Height: 15})
+	m, _ = uitest.Drive(m, typeText("npx hidden")...)
+	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("tab"))
+	m, _ = uitest.Drive(m, uitest.Size120)
+	v := m.View()
+	if strings.Contains(v, "hidden") {
+		t.Errorf("text typed at a too-small terminal reached the input:\n%s", v)
+	}
+	if !strings.Contains(v, "› Check a server") || !strings.Contains(v, "graded under spec 2025-11-25") {
+		t.Errorf("esc or tab at a too-small terminal acted on the hidden screen:\n%s", v)
+	}
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 50, Height: 15})
+	if _, cmd := m.Update(uitest.Press("q")); cmd == nil || cmd() != tea.Quit() {
+		t.Errorf("q at a too-small terminal did not quit")
+	}
+}
