@@ -79,6 +79,7 @@ type Model struct {
 	// `errorlab check --timeout` on the command line).
 	timeout time.Duration
 	bar     progress.Model
+	started time.Time // when the running probe started (its elapsed time is shown)
 	done    int
 	total   int
 	doing   string
@@ -278,6 +279,9 @@ type (
 		out *check.Outcome
 		err error
 	}
+	// tickMsg redraws the elapsed time while a probe is quiet (a server
+	// that is slow to start sends no progress).
+	tickMsg struct{ gen int }
 )
 
 // Update implements tea.Model.
@@ -294,6 +298,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.done, m.total, m.doing = msg.done, msg.total, msg.what
+		return m, m.listen()
+	case tickMsg:
+		if msg.gen != m.gen || m.mode != modeRunning {
+			return m, nil
+		}
 		return m, m.listen()
 	case doneMsg:
 		if msg.gen != m.gen {
@@ -409,6 +418,7 @@ func (m *Model) start() tea.Cmd {
 	ended := make(chan struct{})
 	m.cancel, m.ended, m.asked = cancel, ended, m.spec
 	m.mode, m.done, m.total, m.doing, m.err, m.target = modeRunning, 0, 0, "starting the server and the handshake", "", text
+	m.started = time.Now()
 	m.input.Blur()
 	m.c.ClearStatus() // a failed probe's "see the message under the input" is not this one's
 	prog, done := make(chan tea.Msg, 1), make(chan tea.Msg, 1)
@@ -427,15 +437,18 @@ func (m *Model) start() tea.Cmd {
 	return m.listen()
 }
 
-// listen waits for the running probe's next progress report or its end.
+// listen waits for the running probe's next progress report or its end,
+// or a second, so the elapsed time on screen moves while nothing comes.
 func (m *Model) listen() tea.Cmd {
-	prog, done := m.progCh, m.doneCh
+	prog, done, gen := m.progCh, m.doneCh, m.gen
 	return func() tea.Msg {
 		select {
 		case msg := <-prog:
 			return msg
 		case msg := <-done:
 			return msg
+		case <-time.After(time.Second):
+			return tickMsg{gen: gen}
 		}
 	}
 }

@@ -227,3 +227,25 @@ func TestNewProbeClearsTheOldFailure(t *testing.T) {
 	}
 	m.(interface{ Close() }).Close()
 }
+
+// While a server is slow to start (no progress comes), the probe still
+// shows how long it has waited, so a learner can tell slow from stuck.
+func TestSlowStartShowsTheElapsedTime(t *testing.T) {
+	c := common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil)
+	m := checkpage.New(c)
+	m.SetSize(80, 24)
+	var model tea.Model = m
+	model, _ = uitest.Drive(model, typeText(serverCommand(t, checktest.HangInit))...)
+	model, cmd := model.Update(uitest.Press("enter"))
+	defer m.Close()
+	if v := model.View(); !strings.Contains(v, "starting the server and the handshake · 0s") {
+		t.Fatalf("the probe does not show its elapsed time:\n%s", v)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(model.View(), "handshake · 2s") {
+		if cmd == nil || time.Now().After(deadline) {
+			t.Fatalf("the elapsed time did not move while the server was silent:\n%s", model.View())
+		}
+		model, cmd = model.Update(cmd())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -278,7 +279,7 @@ func (m *Model) runningView() string {
 	out := []string{
 		" " + st.Title.Render("Probing "+common.Sanitize(common.OneLineText(m.target))), "",
 		" " + m.bar.ViewAs(pct) + st.Bold.Render(count),
-		" " + st.Muted.Render(common.Sanitize(m.doing)), "",
+		" " + st.Muted.Render(common.Sanitize(m.doing)+" · "+time.Since(m.started).Round(time.Second).String()), "",
 		" " + st.Muted.Render("esc stops the probe (and the server)"),
 	}
 	return strings.Join(common.FitLines(out, m.w, m.h), "\n")
