@@ -203,7 +203,7 @@ const HardShare = 3 // one in HardShare
 // caps; drawAttempts is how many orders a practice draw tries for one
 // that reaches the length asked for.
 const (
-	examAttempts = 256
+	examAttempts = 1024
 	drawAttempts = 64
 )
 
