@@ -5,8 +5,8 @@ import "strings"
 // Concept is one rule of LESSON-RULES that a question tests: a row of one
 // of its tables or one of its paragraphs. Two questions that test the same
 // rule hand each other the answer (one states, or lets a reader infer,
-// what the other asks), so a session draws at most [ConceptCap] items
-// that share a concept.
+// what the other asks), so a session never draws an item that tests a
+// rule beside one that tests or shows it ([ConceptCap]).
 type Concept struct {
 	ID string
 	// Section is the LESSON-RULES section ("§2"); Rule says which row or

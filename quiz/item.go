@@ -93,9 +93,13 @@ type Item struct {
 	// facts across stories, so StoryCap counts each customer as a story.
 	Customers []string
 	// Concepts are the LESSON-RULES rules an authored question tests
-	// (Question.Concepts); a session draws at most ConceptCap items that
-	// share one. Drills have none.
+	// (Question.Concepts, the tested rule first); a session keeps an item
+	// that tests a rule apart from any that tests or shows it (ConceptCap).
+	// Drills have none.
 	Concepts []string
+	// Apart are the ids of items a session never draws with this one
+	// (Question.Apart), in either direction.
+	Apart []string
 	// Trap is the misconception an authored question tests (for the
 	// teacher's key; never shown while answering).
 	Trap string
@@ -147,7 +151,7 @@ func FromQuestion(q *Question) *Item {
 		p.Choices = append(p.Choices, Choice{Text: strings.TrimSpace(o.Text), Explanation: strings.TrimSpace(o.Explanation), Correct: correct[i]})
 	}
 	return &Item{ID: q.ID, Kind: KindQuestion, Topic: q.Topic, Rule: q.Rule, Difficulty: q.Difficulty,
-		Stem: strings.TrimSpace(q.Stem), Parts: []Part{p}, Scenario: q.Scenario, Story: q.StoryOf(), Concepts: q.Concepts, Trap: strings.TrimSpace(q.Trap)}
+		Stem: strings.TrimSpace(q.Stem), Parts: []Part{p}, Scenario: q.Scenario, Story: q.StoryOf(), Concepts: q.Concepts, Apart: q.Apart, Trap: strings.TrimSpace(q.Trap)}
 }
 
 // Pool is every item a session can draw from.

@@ -98,9 +98,15 @@ type Question struct {
 	// of the [Concepts] catalogue (one to three, the key's rule first; the
 	// others are rules a stem or option shows, which would hand another
 	// question its answer).
-	// Questions that share a concept hand each other the answer, so a
-	// session draws at most [ConceptCap] of them.
+	// A question that shows the rule another tests hands it the answer, so
+	// a session keeps them apart (see [ConceptCap]).
 	Concepts []string `yaml:"concepts,omitempty" json:"concepts,omitempty"`
+	// Apart lists the ids of questions that hand this one its answer: a
+	// reader who knew nothing of MCP answered it from their text (their
+	// stems show the practice this one asks about). A session never draws
+	// the two together, whichever of them lists the other (issue 12: the
+	// blind readers of rounds 13-15 named these pairs).
+	Apart []string `yaml:"apart,omitempty" json:"apart,omitempty"`
 
 	File string `yaml:"-" json:"-"`
 	// src and idx place the question in its file for the design review.

@@ -23,6 +23,7 @@ import (
 //   - a stem that contains the text of one of its own keys, or a trap
 //     that repeats a key (the trap is the wrong belief);
 //   - a throwaway option ("All of the above", "None of it");
+//   - an apart: id that names no question of the bank or the built-in one;
 //   - two questions whose options overlap by more than half: more than two
 //     of one question's four options are near-copies (more than half of
 //     their words shared) of the other's;
@@ -63,12 +64,28 @@ func ReviewBank(b *Bank) []QuestionProblem {
 		out = append(out, p)
 	}
 	storyOf := map[string]*Question{} // scenario → first question citing it with a story
+	known := map[string]bool{}        // ids apart: may name: this bank's and the built-in bank's
+	for _, q := range b.Questions {
+		known[q.ID] = true
+	}
+	if base, err := DefaultBank(); err == nil {
+		for _, q := range base.Questions {
+			known[q.ID] = true
+		}
+	}
 	for _, q := range b.Questions {
 		if strings.TrimSpace(q.Trap) == "" {
 			add(q, ".id", "question %s names no trap: add trap: with the misconception its wrong options are built on", q.ID)
 		}
 		if q.StoryOf() == "" {
 			add(q, ".id", "question %s names no story: add story: with the situation its stem tells (a customer, a product, a system), so a session can keep questions that share its facts apart", q.ID)
+		}
+		for i, id := range q.Apart {
+			if _, ok := known[id]; !ok {
+				add(q, fmt.Sprintf(".apart[%d]", i), "question %s is kept apart from %q, which is no question of this bank or the built-in one: use the id of the question whose text gives this one away", q.ID, id)
+			} else if id == q.ID {
+				add(q, fmt.Sprintf(".apart[%d]", i), "question %s is kept apart from itself", q.ID)
+			}
 		}
 		if len(q.Concepts) == 0 {
 			add(q, ".id", "question %s names no concept: add concepts: with the LESSON-RULES rule it tests (an id of quiz.Concepts), so a session does not draw two questions that answer each other", q.ID)

@@ -64,6 +64,18 @@ func TestReviewReportsDesignFaultsAtTheirLine(t *testing.T) {
 			t.Fatalf("want %q in:\n%s", want, out)
 		}
 	})
+	t.Run("apart names no question", func(t *testing.T) {
+		body := reviewQ("kept", "A refund is refused by a rule. Which category?", "B",
+			"transient", "business", "validation", "permission") + "  apart: [categories-return-window, no-such-question]\n"
+		dir, out := validateFiles(t, map[string]string{"a.yaml": body})
+		want := filepath.Join(dir, "a.yaml") + `:19:37: question kept is kept apart from "no-such-question", which is no question of this bank or the built-in one`
+		if !strings.Contains(out, want) {
+			t.Fatalf("want %q in:\n%s", want, out)
+		}
+		if strings.Contains(out, "categories-return-window\", which") {
+			t.Fatalf("a built-in question's id was reported as unknown:\n%s", out)
+		}
+	})
 	t.Run("near-duplicate options across questions", func(t *testing.T) {
 		first := reviewQ("first", "Which fits the first case?", "A",
 			"the refund is refused by a rule", "the database timed out on the call", "the id was typed wrongly", "the role lacks the scope")

@@ -188,10 +188,11 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 // (Session.Wanted says how many were asked for); a draw never breaks them.
 const StoryCap = 2
 
-// ConceptCap is the most items sharing a concept (Item.Concepts, a rule
-// of LESSON-RULES) that one session draws: two questions on one rule let
-// a reader who knows nothing of MCP read one answer off the other. Like
-// StoryCap it holds in every draw.
+// ConceptCap is the most items of one session that test a concept (the
+// first of Item.Concepts, a rule of LESSON-RULES) or show it (the others):
+// an item that shows the rule another tests lets a reader who knows nothing
+// of MCP read that answer off it. Two items that only show one rule may
+// meet. Like StoryCap it holds in every draw.
 const ConceptCap = 1
 
 // HardShare is the least share of a mock exam drawn at difficulty 3
@@ -203,7 +204,7 @@ const HardShare = 3 // one in HardShare
 // caps; drawAttempts is how many orders a practice draw tries for one
 // that reaches the length asked for.
 const (
-	examAttempts = 1024
+	examAttempts = 64
 	drawAttempts = 64
 )
 
@@ -212,11 +213,15 @@ type draw struct {
 	out      []*Item
 	taken    map[*Item]bool
 	stories  map[string]int
-	concepts map[string]int
+	concepts map[string]int  // items that test or show each rule
+	tested   map[string]bool // rules a taken item tests (its first concept)
+	ids      map[string]bool // ids taken
+	apart    map[string]bool // ids a taken item keeps out (Item.Apart)
 }
 
 func newDraw() *draw {
-	return &draw{taken: map[*Item]bool{}, stories: map[string]int{}, concepts: map[string]int{}}
+	return &draw{taken: map[*Item]bool{}, stories: map[string]int{}, concepts: map[string]int{},
+		tested: map[string]bool{}, ids: map[string]bool{}, apart: map[string]bool{}}
 }
 
 // storyKeys are the keys StoryCap counts for it: its story and each
@@ -232,7 +237,8 @@ func storyKeys(it *Item) []string {
 	return keys
 }
 
-// fits reports whether it may join the draw inside both caps.
+// fits reports whether it may join the draw inside both caps, with no
+// item it is kept apart from (Item.Apart, either way).
 func (d *draw) fits(it *Item) bool {
 	if d.taken[it] {
 		return false
@@ -242,8 +248,19 @@ func (d *draw) fits(it *Item) bool {
 			return false
 		}
 	}
+	if len(it.Concepts) > 0 && d.concepts[it.Concepts[0]] >= ConceptCap {
+		return false // ConceptCap items already test or show the rule it tests
+	}
 	for _, c := range it.Concepts {
-		if d.concepts[c] >= ConceptCap {
+		if d.tested[c] {
+			return false // it shows (or tests) the rule a taken item tests
+		}
+	}
+	if d.apart[it.ID] {
+		return false
+	}
+	for _, id := range it.Apart {
+		if d.ids[id] {
 			return false
 		}
 	}
@@ -261,6 +278,13 @@ func (d *draw) take(it *Item) bool {
 	}
 	for _, c := range it.Concepts {
 		d.concepts[c]++
+	}
+	if len(it.Concepts) > 0 {
+		d.tested[it.Concepts[0]] = true
+	}
+	d.ids[it.ID] = true
+	for _, id := range it.Apart {
+		d.apart[id] = true
 	}
 	d.out = append(d.out, it)
 	return true
@@ -360,20 +384,15 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 	return out
 }
 
-// shareDraw takes questions into d, inside the caps: difficulty 3 first, one
-// topic at a time in turn, until need of them are drawn; then each topic
-// up to its quota. got counts what each topic has; it returns the number
-// of difficulty-3 questions drawn.
+// shareDraw takes questions into d, inside the caps, until each topic has
+// its quota: at each step it serves the topic with the least slack (the
+// fewest questions that still fit, against the number it still needs), and
+// takes the question there that keeps the fewest others out, a difficulty-3
+// one while fewer than need are drawn. Without that order the concept cap
+// and Item.Apart starve a topic whose questions share rules (layers) before
+// its turn comes. got counts what each topic has; it returns the number of
+// difficulty-3 questions drawn.
 func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, need int) int {
-	takeFrom := func(t string, ok func(*Item) bool) bool {
-		for _, it := range byTopic[t] {
-			if got[t] < quota[t] && ok(it) && d.take(it) {
-				got[t]++
-				return true
-			}
-		}
-		return false
-	}
 	isHard := func(it *Item) bool { return it.Difficulty >= 3 }
 	hard := 0
 	for _, it := range d.out {
@@ -381,24 +400,80 @@ func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][
 			hard++
 		}
 	}
-	for hard < need {
-		progressed := false
+	for {
+		fitting := map[string][]*Item{}
+		var open []*Item
 		for _, t := range order {
-			if hard < need && takeFrom(t, isHard) {
-				hard++
-				progressed = true
+			if got[t] >= quota[t] {
+				continue
+			}
+			for _, it := range byTopic[t] {
+				if d.fits(it) {
+					fitting[t] = append(fitting[t], it)
+					open = append(open, it)
+				}
 			}
 		}
-		if !progressed {
-			break
+		topic, slack := "", 0
+		for _, t := range order {
+			if got[t] >= quota[t] || len(fitting[t]) == 0 {
+				continue
+			}
+			if sl := len(fitting[t]) - (quota[t] - got[t]); topic == "" || sl < slack {
+				topic, slack = t, sl
+			}
+		}
+		if topic == "" {
+			return hard
+		}
+		cands := fitting[topic]
+		if hard < need {
+			var hs []*Item
+			for _, it := range cands {
+				if isHard(it) {
+					hs = append(hs, it)
+				}
+			}
+			if len(hs) > 0 {
+				cands = hs
+			}
+		}
+		var pick *Item
+		least := 0
+		for _, c := range cands {
+			n := 0
+			for _, o := range open {
+				if o != c && d.keepsOut(c, o) {
+					n++
+				}
+			}
+			if pick == nil || n < least {
+				pick, least = c, n
+			}
+		}
+		d.take(pick)
+		got[topic]++
+		if isHard(pick) {
+			hard++
 		}
 	}
-	each := func(*Item) bool { return true }
-	for _, t := range order {
-		for takeFrom(t, each) {
+}
+
+// keepsOut reports whether taking a into d would stop b from fitting: a
+// concept one tests and the other tests or shows, a pair kept apart, or a
+// story a would bring to StoryCap.
+func (d *draw) keepsOut(a, b *Item) bool {
+	if len(a.Concepts) > 0 && slices.Contains(b.Concepts, a.Concepts[0]) ||
+		len(b.Concepts) > 0 && slices.Contains(a.Concepts, b.Concepts[0]) ||
+		slices.Contains(a.Apart, b.ID) || slices.Contains(b.Apart, a.ID) {
+		return true
+	}
+	for _, k := range storyKeys(a) {
+		if d.stories[k]+1 >= StoryCap && slices.Contains(storyKeys(b), k) {
+			return true
 		}
 	}
-	return hard
+	return false
 }
 
 func sumOf(m map[string]int) int {
