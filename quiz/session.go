@@ -3,6 +3,7 @@ package quiz
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -334,11 +335,12 @@ func (p *Pool) Capacity(topic string, kinds ...Kind) int {
 // examDraw draws a mock exam of up to count authored questions from
 // shuffled items, like the real exam: each topic's share set by its
 // Weight, at least one in HardShare at difficulty 3 spread across the
-// topics, at most StoryCap per story and ConceptCap per concept, in
-// shuffled order. It tries up to examAttempts orders of the questions for
-// one that meets every share; failing that, it tops the best draw up from
-// any topic, inside the caps. A bank too small for count inside the caps
-// gives fewer.
+// topics, at most StoryCap per story, ConceptCap per concept and no two
+// questions kept apart, in shuffled order. It tries up to examAttempts
+// orders of the questions for one whose topics are each within one
+// question of their share (a share the caps leave short is topped up from
+// any topic); failing that, it keeps the longest draw. A bank too small
+// for count inside the caps gives fewer.
 func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 	var questions []*Item
 	byTopic := map[string][]*Item{}
@@ -366,8 +368,17 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 		}
 		r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		d, got := newDraw(), map[string]int{}
-		hard := shareDraw(d, got, order, byTopic, quota, need)
-		if hard >= need && sumOf(got) == sumOf(quota) {
+		// The first half of the attempts take a topic's questions in
+		// their shuffled order, so exams differ; the second half take the
+		// one that keeps the fewest others out, for a pool the caps
+		// leave tight.
+		hard := shareDraw(d, got, order, byTopic, quota, need, n >= examAttempts/2, r)
+		// A share the caps left short is topped up from any topic, in a
+		// shuffled order; the draw stands if every topic is within one
+		// question of its share and the difficulty-3 share is met.
+		r.Shuffle(len(questions), func(i, j int) { questions[i], questions[j] = questions[j], questions[i] })
+		d.fill(questions, count)
+		if hard >= need && len(d.out) == min(count, len(questions)) && nearShares(d.out, quota) {
 			best = d
 			break
 		}
@@ -378,7 +389,6 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 	if best == nil {
 		best = newDraw()
 	}
-	best.fill(questions, count)
 	out := best.out
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
@@ -387,12 +397,13 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 // shareDraw takes questions into d, inside the caps, until each topic has
 // its quota: at each step it serves the topic with the least slack (the
 // fewest questions that still fit, against the number it still needs), and
-// takes the question there that keeps the fewest others out, a difficulty-3
-// one while fewer than need are drawn. Without that order the concept cap
+// takes the first question there in its shuffled order or, when careful,
+// the one that keeps the fewest others out; a difficulty-3 one while fewer
+// than need are drawn. Without that order the concept cap
 // and Item.Apart starve a topic whose questions share rules (layers) before
 // its turn comes. got counts what each topic has; it returns the number of
 // difficulty-3 questions drawn.
-func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, need int) int {
+func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, need int, careful bool, r *rand.Rand) int {
 	isHard := func(it *Item) bool { return it.Difficulty >= 3 }
 	hard := 0
 	for _, it := range d.out {
@@ -438,18 +449,28 @@ func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][
 				cands = hs
 			}
 		}
-		var pick *Item
-		least := 0
+		pick := cands[0] // the first in this attempt's shuffled order
+		least, near := -1, []*Item(nil)
 		for _, c := range cands {
+			if !careful {
+				break
+			}
 			n := 0
 			for _, o := range open {
 				if o != c && d.keepsOut(c, o) {
 					n++
 				}
 			}
-			if pick == nil || n < least {
+			if least < 0 || n < least {
 				pick, least = c, n
+				near = near[:0]
 			}
+			if n <= least+1 {
+				near = append(near, c)
+			}
+		}
+		if len(near) > 1 { // vary among the near-best, so exams differ
+			pick = near[r.IntN(len(near))]
 		}
 		d.take(pick)
 		got[topic]++
@@ -474,6 +495,25 @@ func (d *draw) keepsOut(a, b *Item) bool {
 		}
 	}
 	return false
+}
+
+// nearShares reports whether each topic's count in out is within one
+// question of its share by Weight of len(out), and of its quota.
+func nearShares(out []*Item, quota map[string]int) bool {
+	got, total := map[string]int{}, 0
+	for _, it := range out {
+		got[it.Topic]++
+	}
+	for _, t := range Topics {
+		total += t.Weight
+	}
+	for _, t := range Topics {
+		share := float64(len(out)*t.Weight) / float64(total)
+		if math.Abs(float64(got[t.ID])-share) > 1 || got[t.ID]-quota[t.ID] > 1 || quota[t.ID]-got[t.ID] > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 func sumOf(m map[string]int) int {
