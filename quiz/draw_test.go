@@ -241,3 +241,34 @@ func conceptClashes(items []*Item) []string {
 	}
 	return out
 }
+
+// Mock exams differ: a learner who sits several meets most of the bank,
+// not the same thirty questions (the caps once left every draw the same
+// best effort, topped up in bank order).
+func TestMockExamsVary(t *testing.T) {
+	p := testPool(t)
+	seen, runs := map[string]int{}, 40
+	for seed := uint64(1); seed <= uint64(runs); seed++ {
+		s, err := NewSession(p, nil, Options{Mode: Exam, Count: 30, Seed: seed}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range s.Items {
+			seen[it.ID]++
+		}
+	}
+	questions := 0
+	for _, it := range p.Items {
+		if it.Kind == KindQuestion {
+			questions++
+		}
+	}
+	if len(seen)*10 < questions*7 {
+		t.Errorf("%d exams of 30 met %d of %d questions; want at least 70%%", runs, len(seen), questions)
+	}
+	for id, n := range seen {
+		if n == runs {
+			t.Errorf("%s is in every one of %d exams", id, runs)
+		}
+	}
+}
