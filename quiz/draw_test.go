@@ -244,7 +244,7 @@ func conceptClashes(items []*Item) []string {
 
 // Mock exams differ: a learner who sits several meets most of the bank,
 // not the same thirty questions (the caps once left every draw the same
-// best effort, topped up in bank order).
+// best effort, topped up in bank order: 23 questions sat in 90% of exams).
 func TestMockExamsVary(t *testing.T) {
 	p := testPool(t)
 	seen, runs := map[string]int{}, 40
@@ -266,9 +266,17 @@ func TestMockExamsVary(t *testing.T) {
 	if len(seen)*10 < questions*7 {
 		t.Errorf("%d exams of 30 met %d of %d questions; want at least 70%%", runs, len(seen), questions)
 	}
+	var always []string
 	for id, n := range seen {
-		if n == runs {
-			t.Errorf("%s is in every one of %d exams", id, runs)
+		if n*10 >= runs*9 {
+			always = append(always, id)
 		}
+	}
+	// A topic whose questions share rules may need one of them in almost
+	// every exam (layers: only a few sets of its questions fit the concept
+	// cap together); more than three such questions means the draw has
+	// stopped varying.
+	if len(always) > 3 {
+		t.Errorf("%d questions are in 90%% or more of %d exams: %v", len(always), runs, always)
 	}
 }
