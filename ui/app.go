@@ -230,6 +230,9 @@ type App struct {
 	c     *common.Common
 	stack []common.Screen
 	help  help.Model
+	// smallQuitAsked: q was pressed below the minimum size on a screen that
+	// guards quitting; the size message warns, and q again quits.
+	smallQuitAsked bool
 
 	helpView string
 	helpH    int
@@ -377,14 +380,21 @@ func (a *App) key(k tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	}
 	if a.tooSmall() {
-		// Below the minimum size nothing but "q quits" is visible: q quits
-		// there without asking, even on a screen whose input takes every
-		// key, and no other key acts on a screen the learner cannot see.
-		if key.Matches(k, g.Quit) {
-			return tea.Quit
+		// Below the minimum size nothing but "q quits" is visible, and no
+		// key but q acts on the screen the learner cannot see, even one
+		// whose input takes every key. On a screen that guards quitting (a
+		// running exam) the first q only warns, on the size message, and a
+		// second q quits.
+		if !key.Matches(k, g.Quit) {
+			return nil
 		}
-		return nil
+		if qg, ok := top.(common.QuitGuard); ok && !a.smallQuitAsked && qg.GuardQuit() {
+			a.smallQuitAsked = true
+			return nil
+		}
+		return tea.Quit
 	}
+	a.smallQuitAsked = false
 	if ic, ok := top.(common.InputCapturer); ok && ic.Capturing() {
 		return a.route(k)
 	}
@@ -509,7 +519,7 @@ func (a *App) View() string {
 		return ""
 	}
 	if a.tooSmall() {
-		return tooSmallView(w, h)
+		return tooSmallView(w, h, a.smallQuitAsked)
 	}
 	if a.fullScreen() {
 		return clampFrame(fitBlock(a.top().View(), w, h), w, h)
@@ -544,21 +554,29 @@ func (a *App) header(w int) string {
 // tooSmallView centres the size message: what is wrong, the sizes on a
 // line of their own, and "q quits" last, each line wrapped only when it
 // is wider than the terminal. When the height is short, "q quits" stays.
-func tooSmallView(w, h int) string {
+func tooSmallView(w, h int, asked bool) string {
+	quits := "q quits"
+	if asked {
+		quits = "q again quits and loses it"
+	}
 	var lines []string
-	for _, l := range []string{
+	msgs := []string{
 		"terminal too small",
 		fmt.Sprintf("need at least %dx%d, have %dx%d", common.MinWidth, common.MinHeight, w, h),
-	} {
+	}
+	if asked {
+		msgs = append(msgs, "this screen has work in progress: enlarge the terminal to keep it")
+	}
+	for _, l := range msgs {
 		lines = append(lines, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
 	}
 	if len(lines)+2 <= h {
 		lines = append(lines, "")
 	}
-	lines = append(lines, "q quits")
+	lines = append(lines, quits)
 	if len(lines) > h {
 		keep := max(h-1, 0)
-		lines = append(lines[:keep:keep], "q quits")
+		lines = append(lines[:keep:keep], quits)
 		lines = lines[len(lines)-min(len(lines), h):]
 	}
 	return clampFrame(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n")), w, h)

@@ -84,7 +84,7 @@ func TestTooSmall(t *testing.T) {
 	}
 	// Smaller still: q quits stays, nothing overflows.
 	for _, sz := range [][2]int{{20, 3}, {12, 2}, {40, 1}, {5, 4}} {
-		v := tooSmallView(sz[0], sz[1])
+		v := tooSmallView(sz[0], sz[1], false)
 		lines := strings.Split(v, "\n")
 		if len(lines) > sz[1] || !strings.Contains(v, "q quits") && sz[0] >= 7 {
 			t.Errorf("%v: %q", sz, v)

@@ -94,6 +94,32 @@ func TestExamQAsks(t *testing.T) {
 	}
 }
 
+// TestTooSmallQDoesNotLoseAnExam: below the minimum size the size message
+// says "q quits", but in a running exam the first q only warns there (the
+// exam's own question cannot be shown); q again quits. Enlarged again, the
+// exam is where it was, asking whether to leave.
+func TestTooSmallQDoesNotLoseAnExam(t *testing.T) {
+	pool := testPool(t)
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 3, Seed: 4}, uitest.Press("a"))
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 50, Height: 15})
+	m, quit := uitest.Drive(m, uitest.Press("q"))
+	if quit {
+		t.Fatal("q at a too-small terminal threw a running exam away")
+	}
+	if v := m.View(); !strings.Contains(v, "q again quits") || !strings.Contains(uitest.Flat(v), uitest.Flat("enlarge the terminal to keep it")) {
+		t.Fatalf("the size message does not warn:\n%s", v)
+	}
+	if _, quit = uitest.Drive(m, uitest.Press("q")); !quit {
+		t.Error("q again at a too-small terminal did not quit")
+	}
+	// Enlarged after the first q, the exam is there, asking.
+	m = openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 3, Seed: 4}, uitest.Press("a"))
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 50, Height: 15}, uitest.Press("q"), uitest.Size120)
+	if v := m.View(); !strings.Contains(v, "Leave the exam") || !strings.Contains(v, "stay in the exam") {
+		t.Errorf("enlarged, the exam does not ask whether to leave:\n%s", v)
+	}
+}
+
 // TestExamHelpDoesNotOfferReservedLetters: in an exam, f and s are not
 // advertised as choice keys.
 func TestExamHelpDoesNotOfferReservedLetters(t *testing.T) {
