@@ -267,6 +267,9 @@ func (m *Model) referenceKey() key.Binding {
 	return m.keys.Reference
 }
 
+// startingDoing is what a probe is doing until its first progress report.
+const startingDoing = "starting the server and the handshake"
+
 // Messages of a running probe; gen ties them to the run that sent them.
 type (
 	progressMsg struct {
@@ -417,7 +420,7 @@ func (m *Model) start() tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := make(chan struct{})
 	m.cancel, m.ended, m.asked = cancel, ended, m.spec
-	m.mode, m.done, m.total, m.doing, m.err, m.target = modeRunning, 0, 0, "starting the server and the handshake", "", text
+	m.mode, m.done, m.total, m.doing, m.err, m.target = modeRunning, 0, 0, startingDoing, "", text
 	m.started = time.Now()
 	m.input.Blur()
 	m.c.ClearStatus() // a failed probe's "see the message under the input" is not this one's

@@ -238,11 +238,11 @@ func TestSlowStartShowsTheElapsedTime(t *testing.T) {
 	model, _ = uitest.Drive(model, typeText(serverCommand(t, checktest.HangInit))...)
 	model, cmd := model.Update(uitest.Press("enter"))
 	defer m.Close()
-	if v := model.View(); !strings.Contains(v, "starting the server and the handshake · 0s") {
+	if v := model.View(); !strings.Contains(v, "starting the server and the handshake · 0s of at most 30s") {
 		t.Fatalf("the probe does not show its elapsed time:\n%s", v)
 	}
 	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(model.View(), "handshake · 2s") {
+	for !strings.Contains(model.View(), "handshake · 2s of at most 30s") {
 		if cmd == nil || time.Now().After(deadline) {
 			t.Fatalf("the elapsed time did not move while the server was silent:\n%s", model.View())
 		}

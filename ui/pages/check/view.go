@@ -266,6 +266,17 @@ func (m *Model) inputView() string {
 	return strings.Join(common.FitLines(out, w, m.h), "\n")
 }
 
+// elapsed is the running probe's time so far; while the server starts,
+// with how long it may take (check.HandshakeTimeout at least: the chosen
+// call timeout bounds the calls, not a slow start).
+func (m *Model) elapsed() string {
+	e := time.Since(m.started).Round(time.Second).String()
+	if m.doing == startingDoing {
+		return fmt.Sprintf("%s of at most %s", e, max(m.timeout, check.HandshakeTimeout))
+	}
+	return e
+}
+
 func (m *Model) runningView() string {
 	st := m.c.Styles
 	pct := 0.0
@@ -279,7 +290,7 @@ func (m *Model) runningView() string {
 	out := []string{
 		" " + st.Title.Render("Probing "+common.Sanitize(common.OneLineText(m.target))), "",
 		" " + m.bar.ViewAs(pct) + st.Bold.Render(count),
-		" " + st.Muted.Render(common.Sanitize(m.doing)+" · "+time.Since(m.started).Round(time.Second).String()), "",
+		" " + st.Muted.Render(common.Sanitize(m.doing)+" · "+m.elapsed()), "",
 		" " + st.Muted.Render("esc stops the probe (and the server)"),
 	}
 	return strings.Join(common.FitLines(out, m.w, m.h), "\n")
