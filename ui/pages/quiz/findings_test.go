@@ -120,6 +120,21 @@ func TestTooSmallQDoesNotLoseAnExam(t *testing.T) {
 	}
 }
 
+// TestArrowStopsAtTheLastQuestion: → past the last question does not open
+// the hand-in question, so → → → then enter (to choose an option) cannot
+// hand the exam in by accident; the status line says s hands it in.
+func TestArrowStopsAtTheLastQuestion(t *testing.T) {
+	m := openQuiz(t, testPool(t), &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 3, Seed: 4})
+	m, _ = uitest.Drive(m, uitest.Press("right"), uitest.Press("right"), uitest.Press("right"))
+	if v := m.View(); strings.Contains(v, "Submit the exam?") || !strings.Contains(v, "this is the last question: s hands the exam in") {
+		t.Fatalf("→ on the last question did not stay and say so:\n%s", v)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("enter"))
+	if strings.Contains(m.View(), "Exam results") {
+		t.Fatalf("→ → → enter handed the exam in:\n%s", m.View())
+	}
+}
+
 // TestExamHelpDoesNotOfferReservedLetters: in an exam, f and s are not
 // advertised as choice keys.
 func TestExamHelpDoesNotOfferReservedLetters(t *testing.T) {

@@ -315,7 +315,9 @@ func (m *session) key(k tea.KeyMsg) tea.Cmd {
 			return nil
 		case key.Matches(k, keys.Forward):
 			if m.cur == len(m.s.Items)-1 {
-				m.confirm = confirmSubmit
+				// → stops at the last question: a few presses of → and
+				// then enter (to choose) must not hand the exam in.
+				m.c.SetStatus(common.StatusInfo, "this is the last question: s hands the exam in")
 				return nil
 			}
 			m.goTo(m.cur + 1)
