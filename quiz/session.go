@@ -516,14 +516,6 @@ func nearShares(out []*Item, quota map[string]int) bool {
 	return true
 }
 
-func sumOf(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
-}
-
 // topicQuotas shares n questions among the topics by Weight (largest
 // remainder, ties broken by r), never more than a topic holds; what a
 // topic cannot take goes to the others.
