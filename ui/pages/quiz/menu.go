@@ -602,7 +602,7 @@ func (m *Menu) setupView() []string {
 	var rows []row
 	if m.setup == menuExam {
 		rows = []row{
-			{"Questions", num(0, m.eCount), fmt.Sprintf("of %d, spread across the topics", m.examAvailable())},
+			{"Questions", num(0, m.eCount), fmt.Sprintf("of at most %d: no two give each other away", m.examAvailable())},
 			{"Minutes", num(1, m.eMinutes), "time up hands it in"},
 			{"Pass line", num(2, m.ePass) + "%", "right to pass"},
 		}
