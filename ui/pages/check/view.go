@@ -57,13 +57,13 @@ func (m *Model) headLines() []string {
 func (m *Model) layout() {
 	h := max(m.h-len(m.headLines()), 3)
 	if m.w >= wide {
-		lw := max(34, m.w*2/5)
+		lw := max(34, m.w/2) // its rows name the call and what it tried
 		fh := max(h*3/5, 3)
 		m.list.SetSize(lw, h)
 		m.found.SetSize(m.w-lw, fh)
 		m.resp.SetSize(m.w-lw, h-fh)
 	} else {
-		lh := max(h/4, 4)
+		lh := max(h/3, 5) // the list of responses is what one moves through
 		fh := max((h-lh)/2, 3)
 		m.list.SetSize(m.w, lh)
 		m.found.SetSize(m.w, fh)
