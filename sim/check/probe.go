@@ -25,6 +25,12 @@ import (
 // waited for, whatever --timeout says: it includes the server's start.
 const HandshakeTimeout = 30 * time.Second
 
+// HandshakeWait is how long a live check waits for the server's start and
+// the handshake when each call may take callTimeout: the longer of the two.
+func HandshakeWait(callTimeout time.Duration) time.Duration {
+	return max(callTimeout, HandshakeTimeout)
+}
+
 // ClientName identifies errorlab's probe in clientInfo.
 const ClientName = "errorlab-check"
 
@@ -148,7 +154,7 @@ func Live(ctx context.Context, t Target, opts Options) (*Outcome, error) {
 	// The handshake waits at least HandshakeTimeout: a server started
 	// with npx or an interpreter can take seconds to come up on a busy
 	// machine, and --timeout bounds the calls, not the start.
-	c.timeout = max(opts.CallTimeout, HandshakeTimeout)
+	c.timeout = HandshakeWait(opts.CallTimeout)
 	hctx, hcancel := context.WithTimeout(ctx, c.timeout)
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = string(opts.Spec)

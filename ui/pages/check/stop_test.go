@@ -27,6 +27,37 @@ func serverCommand(t *testing.T, mode string) string {
 	return "'" + os.Args[0] + "'"
 }
 
+// newCheckPage returns the Check a server page at w×h on its input, as
+// itself (for Back and Close) and as the model the tests drive.
+func newCheckPage(t *testing.T, w, h int) (*checkpage.Model, tea.Model) {
+	t.Helper()
+	m := checkpage.New(common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil))
+	m.SetSize(w, h)
+	return m, m
+}
+
+// startProbe types the command of a checktest server in mode and presses
+// enter; it returns the running probe's first command, not yet run.
+func startProbe(t *testing.T, model tea.Model, mode string) (tea.Model, tea.Cmd) {
+	t.Helper()
+	model, _ = uitest.Drive(model, typeText(serverCommand(t, mode))...)
+	return model.Update(uitest.Press("enter"))
+}
+
+// runUntil feeds the probe's messages back to model until done holds for
+// its view; past the deadline, or with no command left, it fails with
+// failure and the view.
+func runUntil(t *testing.T, model tea.Model, cmd tea.Cmd, deadline time.Time, done func(view string) bool, failure string) (tea.Model, tea.Cmd) {
+	t.Helper()
+	for !done(model.View()) {
+		if cmd == nil || time.Now().After(deadline) {
+			t.Fatalf("%s:\n%s", failure, model.View())
+		}
+		model, cmd = model.Update(cmd())
+	}
+	return model, cmd
+}
+
 // running reports a process that exists and is not a zombie.
 func running(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
@@ -48,8 +79,7 @@ func probing(t *testing.T) (tea.Model, []int) {
 	pids := filepath.Join(t.TempDir(), "pids")
 	t.Setenv(checktest.PIDsEnv, pids)
 	m := openCheck(t)
-	m, _ = uitest.Drive(m, typeText(serverCommand(t, checktest.HangInit))...)
-	m, _ = m.Update(uitest.Press("enter")) // the probe runs; its messages are not waited for
+	m, _ = startProbe(t, m, checktest.HangInit) // its messages are not waited for
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		b, _ := os.ReadFile(pids)
 		if f := strings.Fields(string(b)); len(f) == 2 {
@@ -146,30 +176,16 @@ func TestLabCKnowsTheTruth(t *testing.T) {
 // (and the server with it), and the results view shows the answers so
 // far with a line saying the probe was stopped.
 func TestEscKeepsTheAnswersSoFar(t *testing.T) {
-	c := common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil)
-	m := checkpage.New(c)
-	m.SetSize(120, 40)
-	var model tea.Model = m
-	model, _ = uitest.Drive(model, typeText(serverCommand(t, checktest.HangCall))...)
-	model, cmd := model.Update(uitest.Press("enter"))
+	m, model := newCheckPage(t, 120, 40)
+	model, cmd := startProbe(t, model, checktest.HangCall)
 	// Run the probe's messages until lookup_order's first call hangs (the
 	// unknown tool and the unknown method were answered).
 	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(model.View(), "lookup_order") {
-		if cmd == nil || time.Now().After(deadline) {
-			t.Fatalf("the probe did not reach lookup_order:\n%s", model.View())
-		}
-		model, cmd = model.Update(cmd())
-	}
+	model, cmd = runUntil(t, model, cmd, deadline, func(v string) bool { return strings.Contains(v, "lookup_order") }, "the probe did not reach lookup_order")
 	if !m.Back() {
 		t.Fatal("esc was not taken while probing")
 	}
-	for strings.Contains(model.View(), "Probing") {
-		if cmd == nil || time.Now().After(deadline) {
-			t.Fatalf("the probe did not stop:\n%s", model.View())
-		}
-		model, cmd = model.Update(cmd())
-	}
+	model, _ = runUntil(t, model, cmd, deadline, func(v string) bool { return !strings.Contains(v, "Probing") }, "the probe did not stop")
 	v := model.View()
 	for _, want := range []string{"Responses · 2", "errorlab_probe_no_such_tool", "you stopped the probe: the 2 responses answered before are shown"} {
 		if !strings.Contains(uitest.Flat(v), uitest.Flat(want)) {
@@ -182,10 +198,7 @@ func TestEscKeepsTheAnswersSoFar(t *testing.T) {
 // keeps to it: a server that never answers a call is given up on after
 // the chosen 10 s, not the default 30 s.
 func TestCallTimeoutIsTheLearnersChoice(t *testing.T) {
-	c := common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil)
-	m := checkpage.New(c)
-	m.SetSize(120, 40)
-	var model tea.Model = m
+	_, model := newCheckPage(t, 120, 40)
 	if !strings.Contains(model.View(), "each call may take up to 30 s") {
 		t.Fatalf("the input does not say how long a call may take:\n%s", model.View())
 	}
@@ -193,15 +206,8 @@ func TestCallTimeoutIsTheLearnersChoice(t *testing.T) {
 	if !strings.Contains(model.View(), "each call may take up to 10 s") {
 		t.Fatalf("ctrl+t ×3 did not step 30 → 60 → 120 → 10 s:\n%s", model.View())
 	}
-	model, _ = uitest.Drive(model, typeText(serverCommand(t, checktest.HangCall))...)
-	model, cmd := model.Update(uitest.Press("enter"))
-	deadline := time.Now().Add(90 * time.Second)
-	for strings.Contains(model.View(), "Probing") {
-		if cmd == nil || time.Now().After(deadline) {
-			t.Fatalf("the probe did not end:\n%s", model.View())
-		}
-		model, cmd = model.Update(cmd())
-	}
+	model, cmd := startProbe(t, model, checktest.HangCall)
+	model, _ = runUntil(t, model, cmd, time.Now().Add(90*time.Second), func(v string) bool { return !strings.Contains(v, "Probing") }, "the probe did not end")
 	model, _ = uitest.Drive(model, uitest.Press("down"), uitest.Press("down"))
 	if v := uitest.Flat(model.View()); !strings.Contains(v, "noanswercamewithin10s") || strings.Contains(v, "within30s") {
 		t.Fatalf("the hung call was not given up on after 10 s:\n%s", model.View())
@@ -219,8 +225,7 @@ func TestNewProbeClearsTheOldFailure(t *testing.T) {
 		t.Fatalf("the failed probe is not reported:\n%s", m.View())
 	}
 	m, _ = uitest.Drive(m, uitest.Press("ctrl+u"))
-	m, _ = uitest.Drive(m, typeText(serverCommand(t, checktest.HangInit))...)
-	m, _ = m.Update(uitest.Press("enter")) // running; its messages are not waited for
+	m, _ = startProbe(t, m, checktest.HangInit) // its messages are not waited for
 	v := m.View()
 	if !strings.Contains(v, "Probing") || strings.Contains(v, "the probe did not finish") {
 		t.Fatalf("the running probe shows the old failure:\n%s", v)
@@ -231,21 +236,11 @@ func TestNewProbeClearsTheOldFailure(t *testing.T) {
 // While a server is slow to start (no progress comes), the probe still
 // shows how long it has waited, so a learner can tell slow from stuck.
 func TestSlowStartShowsTheElapsedTime(t *testing.T) {
-	c := common.New(nil, uitest.SubsetCatalog(t, uitest.TimeoutID), nil)
-	m := checkpage.New(c)
-	m.SetSize(80, 24)
-	var model tea.Model = m
-	model, _ = uitest.Drive(model, typeText(serverCommand(t, checktest.HangInit))...)
-	model, cmd := model.Update(uitest.Press("enter"))
+	m, model := newCheckPage(t, 80, 24)
+	model, cmd := startProbe(t, model, checktest.HangInit)
 	defer m.Close()
 	if v := model.View(); !strings.Contains(v, "starting the server and the handshake · 0s of at most 30s") {
 		t.Fatalf("the probe does not show its elapsed time:\n%s", v)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(model.View(), "handshake · 2s of at most 30s") {
-		if cmd == nil || time.Now().After(deadline) {
-			t.Fatalf("the elapsed time did not move while the server was silent:\n%s", model.View())
-		}
-		model, cmd = model.Update(cmd())
-	}
+	runUntil(t, model, cmd, time.Now().Add(20*time.Second), func(v string) bool { return strings.Contains(v, "handshake · 2s of at most 30s") }, "the elapsed time did not move while the server was silent")
 }

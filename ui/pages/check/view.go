@@ -267,12 +267,12 @@ func (m *Model) inputView() string {
 }
 
 // elapsed is the running probe's time so far; while the server starts,
-// with how long it may take (check.HandshakeTimeout at least: the chosen
-// call timeout bounds the calls, not a slow start).
+// with how long it may take (check.HandshakeWait: the chosen call
+// timeout bounds the calls, not a slow start).
 func (m *Model) elapsed() string {
 	e := time.Since(m.started).Round(time.Second).String()
 	if m.doing == startingDoing {
-		return fmt.Sprintf("%s of at most %s", e, max(m.timeout, check.HandshakeTimeout))
+		return fmt.Sprintf("%s of at most %s", e, check.HandshakeWait(m.timeout))
 	}
 	return e
 }
