@@ -6,7 +6,7 @@ import "strings"
 // of its tables or one of its paragraphs. Two questions that test the same
 // rule hand each other the answer (one states, or lets a reader infer,
 // what the other asks), so a session never draws an item that tests a
-// rule beside one that tests or shows it ([ConceptCap]).
+// rule beside one that tests or shows it (clash, in session.go).
 type Concept struct {
 	ID string
 	// Section is the LESSON-RULES section ("§2"); Rule says which row or

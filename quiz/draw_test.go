@@ -159,8 +159,8 @@ func TestStoryCapHoldsWhenThePoolIsSmall(t *testing.T) {
 // The tester found stories (a scenario, or a customer such as Dana who
 // comes back across stories) shared by more than two items of one draw.
 // In every draw mode and for many seeds: at most StoryCap items per
-// story and per customer, at most ConceptCap per rule, and a session
-// shorter than asked for says so.
+// story and per customer, no question beside one that tests or shows the
+// rule it tests, and a session shorter than asked for says so.
 func TestStoryCapHoldsInEveryDrawMode(t *testing.T) {
 	p := testPool(t)
 	drills := []Kind{KindClassify, KindNextAction, KindSpotDefects}
@@ -221,9 +221,9 @@ func TestStoryCapHoldsInEveryDrawMode(t *testing.T) {
 	}
 }
 
-// conceptClashes lists the pairs of items that break ConceptCap (1) or
-// Item.Apart: one tests a rule the other tests or shows, or one is kept
-// apart from the other.
+// conceptClashes lists the pairs of items that may not share a session:
+// one tests a rule the other tests or shows, or one is kept apart from the
+// other (Item.Apart).
 func conceptClashes(items []*Item) []string {
 	var out []string
 	for i, a := range items {

@@ -94,7 +94,7 @@ type Item struct {
 	Customers []string
 	// Concepts are the LESSON-RULES rules an authored question tests
 	// (Question.Concepts, the tested rule first); a session keeps an item
-	// that tests a rule apart from any that tests or shows it (ConceptCap).
+	// that tests a rule apart from any that tests or shows it (clash).
 	// Drills have none.
 	Concepts []string
 	// Apart are the ids of items a session never draws with this one

@@ -99,7 +99,7 @@ type Question struct {
 	// others are rules a stem or option shows, which would hand another
 	// question its answer).
 	// A question that shows the rule another tests hands it the answer, so
-	// a session keeps them apart (see [ConceptCap]).
+	// a session keeps them apart (see clash, in session.go).
 	Concepts []string `yaml:"concepts,omitempty" json:"concepts,omitempty"`
 	// Apart lists the ids of questions that hand this one its answer: a
 	// reader who knew nothing of MCP answered it from their text (their

@@ -60,7 +60,7 @@ type Session struct {
 	// Submitted is set when an exam is handed in (or its time runs out).
 	Submitted bool
 	// Wanted is the length asked for; a draw that cannot reach it inside
-	// StoryCap and ConceptCap holds fewer items (see Shortfall).
+	// StoryCap and clash holds fewer items (see Shortfall).
 	Wanted int
 }
 
@@ -68,7 +68,7 @@ type Session struct {
 // the session holds fewer items than asked for ("" when it holds them
 // all): "4 questions, not 10: the rest of this topic would give answers
 // away". The caps that keep items from handing each other their answers
-// (StoryCap, ConceptCap) are never given up.
+// (StoryCap, clash) are never given up.
 func (s *Session) Shortfall() string {
 	n := len(s.Items)
 	if s.Wanted <= n {
@@ -94,9 +94,9 @@ var ErrNothingToReview = errors.New("nothing to review: no question you missed i
 
 // NewSession draws items from the pool. Review needs the learner's
 // progress; practice and exam ignore it. Practice draws in shuffled order
-// with at most StoryCap items of one story and ConceptCap of one concept;
+// with at most StoryCap items of one story and no two that clash;
 // an exam draws authored questions, as examDraw says (topic weights,
-// a third at difficulty 3, StoryCap, ConceptCap); either may hold fewer
+// a third at difficulty 3, StoryCap, clash); either may hold fewer
 // than o.Count when the pool cannot fill it inside the caps
 // (Session.Shortfall); drills top up an exam only when the questions run
 // out and o.Kinds allows them. Review takes the missed items in Leitner order,
@@ -189,20 +189,13 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 // (Session.Wanted says how many were asked for); a draw never breaks them.
 const StoryCap = 2
 
-// ConceptCap is the most items of one session that test a concept (the
-// first of Item.Concepts, a rule of LESSON-RULES) or show it (the others):
-// an item that shows the rule another tests lets a reader who knows nothing
-// of MCP read that answer off it. Two items that only show one rule may
-// meet. Like StoryCap it holds in every draw.
-const ConceptCap = 1
-
 // HardShare is the least share of a mock exam drawn at difficulty 3
 // (a third), so the mock exam is not easier than the real one.
 const HardShare = 3 // one in HardShare
 
 // examAttempts is how many orders of the pool an exam draw tries for one
-// that meets every topic share and the difficulty-3 share inside the
-// caps; drawAttempts is how many orders a practice draw tries for one
+// within a question of every topic share that meets the difficulty-3
+// share inside the caps; drawAttempts is how many orders a practice draw tries for one
 // that reaches the length asked for.
 const (
 	examAttempts = 64
@@ -211,18 +204,25 @@ const (
 
 // draw keeps count of what a session has taken.
 type draw struct {
-	out      []*Item
-	taken    map[*Item]bool
-	stories  map[string]int
-	concepts map[string]int  // items that test or show each rule
-	tested   map[string]bool // rules a taken item tests (its first concept)
-	ids      map[string]bool // ids taken
-	apart    map[string]bool // ids a taken item keeps out (Item.Apart)
+	out     []*Item
+	taken   map[*Item]bool
+	stories map[string]int
 }
 
 func newDraw() *draw {
-	return &draw{taken: map[*Item]bool{}, stories: map[string]int{}, concepts: map[string]int{},
-		tested: map[string]bool{}, ids: map[string]bool{}, apart: map[string]bool{}}
+	return &draw{taken: map[*Item]bool{}, stories: map[string]int{}}
+}
+
+// clash reports whether a and b may not sit in one session, in any draw:
+// one tests a rule (the first of Item.Concepts, a rule of LESSON-RULES)
+// that the other tests or shows (its other concepts), so a reader who
+// knows nothing of MCP reads the one answer off the other; or either is
+// kept apart from the other (Item.Apart, pairs blind readers named). Two
+// items that only show one rule may meet.
+func clash(a, b *Item) bool {
+	return len(a.Concepts) > 0 && slices.Contains(b.Concepts, a.Concepts[0]) ||
+		len(b.Concepts) > 0 && slices.Contains(a.Concepts, b.Concepts[0]) ||
+		slices.Contains(a.Apart, b.ID) || slices.Contains(b.Apart, a.ID)
 }
 
 // storyKeys are the keys StoryCap counts for it: its story and each
@@ -238,8 +238,8 @@ func storyKeys(it *Item) []string {
 	return keys
 }
 
-// fits reports whether it may join the draw inside both caps, with no
-// item it is kept apart from (Item.Apart, either way).
+// fits reports whether it may join the draw inside StoryCap, clashing
+// with no item taken.
 func (d *draw) fits(it *Item) bool {
 	if d.taken[it] {
 		return false
@@ -249,19 +249,8 @@ func (d *draw) fits(it *Item) bool {
 			return false
 		}
 	}
-	if len(it.Concepts) > 0 && d.concepts[it.Concepts[0]] >= ConceptCap {
-		return false // ConceptCap items already test or show the rule it tests
-	}
-	for _, c := range it.Concepts {
-		if d.tested[c] {
-			return false // it shows (or tests) the rule a taken item tests
-		}
-	}
-	if d.apart[it.ID] {
-		return false
-	}
-	for _, id := range it.Apart {
-		if d.ids[id] {
+	for _, t := range d.out {
+		if clash(t, it) {
 			return false
 		}
 	}
@@ -277,16 +266,6 @@ func (d *draw) take(it *Item) bool {
 	for _, k := range storyKeys(it) {
 		d.stories[k]++
 	}
-	for _, c := range it.Concepts {
-		d.concepts[c]++
-	}
-	if len(it.Concepts) > 0 {
-		d.tested[it.Concepts[0]] = true
-	}
-	d.ids[it.ID] = true
-	for _, id := range it.Apart {
-		d.apart[id] = true
-	}
 	d.out = append(d.out, it)
 	return true
 }
@@ -301,7 +280,7 @@ func (d *draw) fill(items []*Item, count int) {
 	}
 }
 
-// capped takes count items inside StoryCap and ConceptCap, in the order
+// capped takes count items inside StoryCap and clash, in the order
 // given; when that order falls short it tries up to drawAttempts other
 // orders (from r) and keeps the longest draw, which may still be shorter
 // than count: the caps are never given up.
@@ -325,7 +304,7 @@ func capped(items []*Item, count int, r *rand.Rand) []*Item {
 }
 
 // Capacity is the most items one session on topic ("" = all) of the
-// given kinds (none = all) can hold inside StoryCap and ConceptCap, as
+// given kinds (none = all) can hold inside StoryCap and clash, as
 // far as drawAttempts orders find: what a set-up screen offers.
 func (p *Pool) Capacity(topic string, kinds ...Kind) int {
 	items := p.Filter(topic, kinds...)
@@ -335,8 +314,8 @@ func (p *Pool) Capacity(topic string, kinds ...Kind) int {
 // examDraw draws a mock exam of up to count authored questions from
 // shuffled items, like the real exam: each topic's share set by its
 // Weight, at least one in HardShare at difficulty 3 spread across the
-// topics, at most StoryCap per story, ConceptCap per concept and no two
-// questions kept apart, in shuffled order. It tries up to examAttempts
+// topics, at most StoryCap per story and no two that clash, in shuffled
+// order. It tries up to examAttempts
 // orders of the questions for one whose topics are each within one
 // question of their share (a share the caps leave short is topped up from
 // any topic); failing that, it keeps the longest draw. A bank too small
@@ -480,13 +459,10 @@ func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][
 	}
 }
 
-// keepsOut reports whether taking a into d would stop b from fitting: a
-// concept one tests and the other tests or shows, a pair kept apart, or a
-// story a would bring to StoryCap.
+// keepsOut reports whether taking a into d would stop b from fitting: the
+// two clash, or a would bring a story of b's to StoryCap.
 func (d *draw) keepsOut(a, b *Item) bool {
-	if len(a.Concepts) > 0 && slices.Contains(b.Concepts, a.Concepts[0]) ||
-		len(b.Concepts) > 0 && slices.Contains(a.Concepts, b.Concepts[0]) ||
-		slices.Contains(a.Apart, b.ID) || slices.Contains(b.Apart, a.ID) {
+	if clash(a, b) {
 		return true
 	}
 	for _, k := range storyKeys(a) {
