@@ -635,10 +635,15 @@ func TestExamReviewWalk(t *testing.T) {
 	m, _ = uitest.Drive(m, answerKeys(s.Items[0], false)...)
 	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("y"), uitest.Press("right"))
 	v := m.View()
-	for _, want := range []string{"Answer 1 of 3", "✗ wrong", "your pick", "✓ correct"} {
+	for _, want := range []string{"Answer 1 of 3", "✗ wrong · your pick", "✓ correct"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("review lacks %q:\n%s", want, v)
 		}
+	}
+	// Only the learner's own wrong pick gets ✗: a wrong option left
+	// alone is no mistake (a new user read "✗ wrong" there as one).
+	if strings.Contains(v, "✗ wrong:") || !strings.Contains(v, "– wrong option:") {
+		t.Errorf("want the wrong options not picked marked – wrong option, not ✗ wrong:\n%s", v)
 	}
 	m, _ = uitest.Drive(m, uitest.Press("right"))
 	if v := m.View(); !strings.Contains(v, "Answer 2 of 3") || !strings.Contains(v, "not answered") {

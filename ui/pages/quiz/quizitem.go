@@ -20,7 +20,8 @@ import (
 // envelope of a drill, highlighted, in its own scrollable pane), then
 // each part's prompt with lettered choices. While answering, the learner
 // moves a cursor and picks; once revealed, every choice is marked (✓
-// correct, ✗ wrong, your pick) and carries its explanation.
+// correct, ✗ wrong · your pick, – wrong option, ✓ correct · not picked)
+// and carries its explanation.
 //
 // Wide (at least wideAt cells, with an exhibit) the exhibit sits on
 // the right; narrower it is a box inside the scrolling column, between
@@ -356,11 +357,12 @@ func (q *question) choiceLines(i, j int, tw int) []string {
 	case ch.Correct && on:
 		tag, tagSt = "✓ correct · your pick", st.OK
 	case ch.Correct:
-		tag, tagSt = "✓ correct", st.OK
+		tag, tagSt = "✓ correct · not picked", st.OK
 	case on:
 		tag = "✗ wrong · your pick"
 	default:
-		tag, tagSt = "✗ wrong", st.Muted
+		// Not a mistake of the learner's: ✗ would read as one.
+		tag, tagSt = "– wrong option", st.Muted
 	}
 	// The tag already says right or wrong: an explanation that opens
 	// with "Right." or "Wrong." would say it twice.
