@@ -2,6 +2,7 @@ package quiz_test
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/errorlab/errorlab/assets"
 	qz "github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
@@ -394,7 +396,7 @@ func TestReviewWording(t *testing.T) {
 	m, _ = uitest.Drive(m, answerKeys(s.Items[1], true)...)
 	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("y"))
 	view := strings.Join(strings.Fields(m.View()), " ")
-	if !strings.Contains(view, "2 questions to revisit. p or enter: practise these 2 now") {
+	if !strings.Contains(view, "2 missed · p or enter reviews them in exam order") {
 		t.Errorf("results do not offer to practise the missed:\n%s", m.View())
 	}
 	m, _ = uitest.Drive(m, uitest.Press("p"))
@@ -456,5 +458,36 @@ func TestCtrlCMidExamAsksAndCanSave(t *testing.T) {
 	uitest.Drive(m, uitest.Press("s"))
 	if p := mustLoad(t, store); len(p.Exams) != 1 {
 		t.Fatalf("s did not hand in and save the exam: %+v", p.Exams)
+	}
+}
+
+// TestExamResultsFitAt80x24: a 30-question exam's results, ten topic
+// bars and all, fit 80x24 whole, the offer to review the missed included
+// (a new user found its last sentence cut until j scrolled).
+func TestExamResultsFitAt80x24(t *testing.T) {
+	sub, err := fs.Sub(assets.FS, "questions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bank, err := qz.LoadBank(sub, "built-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []*qz.Item
+	for _, q := range bank.Questions {
+		items = append(items, qz.FromQuestion(q))
+	}
+	pool, err := qz.NewPool(items, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 30, Seed: 8000})
+	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.Press("s"), uitest.Press("y"))
+	v := m.View()
+	if !strings.Contains(v, "30 missed · p or enter reviews them in exam order, each explained.") || !strings.Contains(v, "Judgement on the decision table") {
+		t.Errorf("the results do not fit 80x24:\n%s", v)
+	}
+	if strings.Contains(v, "↑/↓ scroll") {
+		t.Errorf("offers to scroll a page that fits:\n%s", v)
 	}
 }

@@ -81,6 +81,8 @@ func (m *examResults) ShortHelp() []key.Binding {
 	bs := []key.Binding{withHelp(k.Forward, "←/→", "walk the answers")}
 	if m.page >= 0 {
 		bs = append(bs, m.item(m.page).ShortHelp()...)
+	} else if len(m.overview()) > m.h {
+		bs = append(bs, withHelp(m.c.Nav.Up, "↑/↓", "scroll"))
 	}
 	if len(m.res.Missed) > 0 {
 		bs = append(bs, withHelp(k.Practise, "p", "practise these"))
@@ -262,11 +264,12 @@ func (m *examResults) overview() []string {
 	add(m.answerRow(w))
 	if n := len(r.Missed); n > 0 {
 		add("")
-		these := "these " + fmt.Sprint(n)
+		them := "them"
 		if n == 1 {
-			these = "it"
+			them = "it"
 		}
-		text := fmt.Sprintf("%s to revisit. p or enter: practise %s now, a review of just the questions you missed, in exam order, each explained as you answer.", common.Plural(n, "question"), these)
+		// One line at 80 columns, so the page fits 80x24 whole.
+		text := fmt.Sprintf("%d missed · p or enter reviews %s in exam order, each explained.", n, them)
 		for _, l := range wrap(text, max(w-2, 10)) {
 			add(" " + l)
 		}
