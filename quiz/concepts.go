@@ -56,11 +56,15 @@ var Concepts = []Concept{
 	{"meta-extras", "§3", "the extras by name: code, customerMessage, retryAfterSeconds, fieldErrors, exampleArguments, correlationId, partialResults, attempted"},
 	{"meta-requires-user-action", "§3 §9", "a destructive action the user has not confirmed: isError, requiresUserAction, no automatic retry; ask, then call"},
 	{"meta-anti-patterns", "§3", "the anti-patterns: a generic \"Operation failed\", a raw exception, isError false with \"ERROR: ...\" in the text"},
+	{"meta-text-copy-should", "§3", "the JSON copy of structuredContent in a text block is the spec's SHOULD, not a MUST: valid without it, but content-only clients miss the fields"},
+	{"meta-iserror-optional", "§3 §4", "isError may be left out: a result with no isError member is a success, as one with isError false is"},
 	// §4 Valid empty result against access failure.
 	{"empty-valid", "§4", "valid empty result: no isError, resultCount 0, words that say the query ran; accept it and tell the user"},
 	{"empty-access-failure", "§4", "access failure: isError true, transient, retryable, text that says the query did not run"},
 	{"empty-worse-mistake", "§4", "failure reported as empty (a confident wrong answer) is worse than empty reported as failure"},
 	{"empty-exact-id", "§4", "an exact-id lookup may define \"no such record\" as an error by contract; a search never should"},
+	{"empty-needs-valid-input", "§4 §2", "a zero from input that cannot be right (a start after its end) is a validation error, not a valid empty result"},
+	{"empty-consistent", "§4", "whatever a tool's contract for \"no such record\", it answers that one way every time, for every record and every caller"},
 	// §5 Recovery across agents.
 	{"prop-local-retry", "§5", "a subagent retries transient errors itself; a recovered failure never reaches the coordinator"},
 	{"prop-report", "§5", "on the cap, one report upward: the partial results, the unresolved error with its category, what was attempted"},
