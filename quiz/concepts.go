@@ -48,6 +48,9 @@ var Concepts = []Concept{
 	{"side-effect-timeout", "§2", "a timeout on a call with side effects: check state or use an idempotency key before a resend"},
 	{"privacy-withheld", "§2", "permission and privacy: the default for a record the caller may not see is a permission error, not \"absent\""},
 	{"privacy-contract", "§2", "a documented contract that answers \"absent\" and \"withheld\" alike, for every caller, where existence is sensitive"},
+	{"retry-cap-new-call", "§2 §5", "a call corrected after a validation error is a new call: the cap counts resends from it, not from the refused call"},
+	{"retryable-false-scope", "§2", "which callers a false binds: validation's and business's bind the identical call from anyone; only permission's leaves it open to a principal with the access"},
+	{"transient-keeps-arguments", "§2", "a transient failure is met by resending the call unchanged; narrowing or splitting its arguments is a fix for bad input, not for a timeout"},
 	// §3 Structured metadata.
 	{"meta-placement", "§3", "the category fields go in structuredContent and, the same data serialized, in a text block"},
 	{"meta-convention", "§3", "errorCategory, isRetryable and description are an application convention; MCP defines content, structuredContent, isError and _meta"},
