@@ -79,6 +79,8 @@ var Concepts = []Concept{
 	{"safe-no-mask", "§6", "masking is wrong too: an expected failure gets a specific, actionable message"},
 	{"safe-sensitive-data", "§6", "no sensitive customer data or secrets, masked, hashed or otherwise"},
 	{"safe-policy-internals", "§6", "no full policy internals: the one rule that applied, not the rule book"},
+	{"safe-own-fault-generic", "§6 §9", "a failure the tool's own code caused, unforeseen, is an unexpected fault (generic message, correlationId) even when the upstream's reply names a field: not the agent's input to correct"},
+	{"safe-whole-result", "§6", "the never-list covers the whole error result, _meta included; the details go to the server's log, under an opaque correlationId"},
 	// §7 One flag, several spellings.
 	{"flag-spellings", "§7", "one flag, several spellings: MCP isError, Messages API tool_result is_error, Python @tool \"is_error\": True, TypeScript tool() isError (two questions that contrast spellings answer each other)"},
 	// §8 and §9.
@@ -86,6 +88,8 @@ var Concepts = []Concept{
 	{"dt-date-format", "§9", "date row: validation, the expected format and a corrected example"},
 	{"dt-timeout", "§9", "timeout row: transient, retry guidance, a correlationId, words that say nothing was done"},
 	{"dt-partial", "§9", "partial row: a success with warnings and the partial results, or isError true if the task cannot be done"},
+	{"dt-rate-limit-known", "§9", "rate limit row: retryAfterSeconds only when the upstream names the wait for this reply; none is carried over or guessed, and the agent's backoff sets it"},
+	{"dt-missing-field", "§9", "missing-field row: the validation result names which field is missing and gives an example call"},
 }
 
 // ConceptOf returns the catalogue entry with that id.
