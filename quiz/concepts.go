@@ -48,6 +48,10 @@ var Concepts = []Concept{
 	{"side-effect-timeout", "§2", "a timeout on a call with side effects: check state or use an idempotency key before a resend"},
 	{"privacy-withheld", "§2", "permission and privacy: the default for a record the caller may not see is a permission error, not \"absent\""},
 	{"privacy-contract", "§2", "a documented contract that answers \"absent\" and \"withheld\" alike, for every caller, where existence is sensitive"},
+	{"cat-service-account", "§2", "permission, not business: a service account without access is a caller missing its access, even when the refusal reads as a channel rule (\"through branches only\")"},
+	{"cat-start-after-end", "§2", "validation, not business: an end before its start is malformed input, whatever rule the tool's message cites"},
+	{"cat-missing-field", "§2 §9", "validation, not permission: a field the tool needs, left out of the call, is fixed by a new call that carries it, even when it guards a regulated action"},
+	{"cat-overloaded-store", "§2", "transient, not business: a store at capacity (overloaded) is resent after the backoff, even when its words read like a full slot"},
 	// §3 Structured metadata.
 	{"meta-placement", "§3", "the category fields go in structuredContent and, the same data serialized, in a text block"},
 	{"meta-convention", "§3", "errorCategory, isRetryable and description are an application convention; MCP defines content, structuredContent, isError and _meta"},
