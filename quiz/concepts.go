@@ -51,6 +51,10 @@ var Concepts = []Concept{
 	{"retry-cap-new-call", "§2 §5", "a call corrected after a validation error is a new call: the cap counts resends from it, not from the refused call"},
 	{"retryable-false-scope", "§2", "which callers a false binds: validation's and business's bind the identical call from anyone; only permission's leaves it open to a principal with the access"},
 	{"transient-keeps-arguments", "§2", "a transient failure is met by resending the call unchanged; narrowing or splitting its arguments is a fix for bad input, not for a timeout"},
+	{"cat-service-account", "§2", "permission, not business: a service account without access is a caller missing its access, even when the refusal reads as a channel rule (\"through branches only\")"},
+	{"cat-start-after-end", "§2", "validation, not business: an end before its start is malformed input, whatever rule the tool's message cites"},
+	{"cat-missing-field", "§2 §9", "validation, not permission: a field the tool needs, left out of the call, is fixed by a new call that carries it, even when it guards a regulated action"},
+	{"cat-overloaded-store", "§2", "transient, not business: a store at capacity (overloaded) is resent after the backoff, even when its words read like a full slot"},
 	// §3 Structured metadata.
 	{"meta-placement", "§3", "the category fields go in structuredContent and, the same data serialized, in a text block"},
 	{"meta-convention", "§3", "errorCategory, isRetryable and description are an application convention; MCP defines content, structuredContent, isError and _meta"},
