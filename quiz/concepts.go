@@ -32,6 +32,8 @@ var Concepts = []Concept{
 	{"rev-2026-meta", "§1", "2026-07-28: every request carries _meta with io.modelcontextprotocol/protocolVersion, clientCapabilities and clientInfo"},
 	{"rev-2026-result-type", "§1", "2026-07-28: every result carries resultType \"complete\", error results included"},
 	{"rev-sep-2145", "§1", "SEP-2145 (unknown tool as isError) is an open proposal: graded contested, not right"},
+	{"wire-parse-vs-invalid", "§1", "-32700 only for bytes that do not parse as JSON; JSON that parses but is no request object (a bare string, no method member) is -32600"},
+	{"exec-upstream-error", "§1", "a tool that was found and ran reports what failed beneath it, even a JSON-RPC error from a service it calls, as an isError result, not as a protocol error"},
 	// §2 The four categories and isRetryable.
 	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
 	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
@@ -87,6 +89,8 @@ var Concepts = []Concept{
 	{"safe-whole-result", "§6", "the never-list covers the whole error result, _meta included; the details go to the server's log, under an opaque correlationId"},
 	// §7 One flag, several spellings.
 	{"flag-spellings", "§7", "one flag, several spellings: MCP isError, Messages API tool_result is_error, Python @tool \"is_error\": True, TypeScript tool() isError (two questions that contrast spellings answer each other)"},
+	{"sdk-loop-survives", "§7", "an exception that escapes an Agent SDK in-process tool (Python or TypeScript) does not end the run: the model takes its next turn with a result for that call"},
+	{"flag-per-call", "§7", "the Messages API flag belongs to each tool_result block, one per call: blocks in one message are flagged each by its own call, and one without the flag reads as a success"},
 	// §8 and §9.
 	{"best-vs-acceptable", "§8", "each situation has a best action and acceptable ones (escalating a business refusal is acceptable, explaining it is best)"},
 	{"dt-date-format", "§9", "date row: validation, the expected format and a corrected example"},
