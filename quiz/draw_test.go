@@ -63,6 +63,36 @@ func TestMockExamDrawsByWeightAndDifficulty(t *testing.T) {
 // the mock exam: the one would hand over the other's answer to a reader who knows nothing of MCP (blind round 1 found Q2
 // and Q13 on -32602, Q8 and Q23 on the exact-id contract, Q6 and Q25 on
 // partial results).
+// TestMockExamTakesDifficulty3WhereItCan: HardShare is a floor, not the
+// aim. With as many difficulty-3 questions as each topic's share, free of
+// caps, and as many at difficulty 2, every question of the exam is at
+// difficulty 3 (issue 12: a mock exam at exam difficulty; the draw used to
+// stop preferring them once a third were in).
+func TestMockExamTakesDifficulty3WhereItCan(t *testing.T) {
+	var items []*Item
+	for _, tp := range Topics {
+		for i := range tp.Weight * 2 {
+			id := fmt.Sprintf("%s-%d", tp.ID, i)
+			items = append(items, &Item{ID: id, Kind: KindQuestion, Topic: tp.ID, Difficulty: 2 + i%2, Story: id, Parts: []Part{{}}})
+		}
+	}
+	p, err := NewPool(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		s, err := NewSession(p, nil, Options{Mode: Exam, Count: 30, Seed: seed}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range s.Items {
+			if it.Difficulty != 3 {
+				t.Errorf("seed %d: drew %s at difficulty %d while a difficulty-3 question of its topic was left", seed, it.ID, it.Difficulty)
+			}
+		}
+	}
+}
+
 func TestSessionsDrawOneQuestionPerConcept(t *testing.T) {
 	p := testPool(t)
 	for _, it := range p.Items {

@@ -96,8 +96,9 @@ var ErrNothingToReview = errors.New("nothing to review: no question you missed i
 // progress; practice and exam ignore it. Practice draws in shuffled order
 // with at most StoryCap items of one story and no two that clash;
 // an exam draws authored questions, as examDraw says (topic weights,
-// a third at difficulty 3, StoryCap, clash); either may hold fewer
-// than o.Count when the pool cannot fill it inside the caps
+// difficulty 3 where the caps allow and a third at least, StoryCap,
+// clash); either may hold fewer than o.Count when the pool cannot fill it
+// inside the caps
 // (Session.Shortfall); drills top up an exam only when the questions run
 // out and o.Kinds allows them. Review takes the missed items in Leitner order,
 // whatever their story. The same seed gives the same draw.
@@ -190,7 +191,8 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 const StoryCap = 2
 
 // HardShare is the least share of a mock exam drawn at difficulty 3
-// (a third), so the mock exam is not easier than the real one.
+// (a third), so the mock exam is not easier than the real one. Above it,
+// an exam takes difficulty 3 wherever the caps leave a choice.
 const HardShare = 3 // one in HardShare
 
 // examAttempts is how many orders of the pool an exam draw tries for one
@@ -204,6 +206,7 @@ const (
 
 // draw keeps count of what a session has taken.
 type draw struct {
+	hard    int // how many of out are at difficulty 3
 	out     []*Item
 	taken   map[*Item]bool
 	stories map[string]int
@@ -263,6 +266,9 @@ func (d *draw) take(it *Item) bool {
 		return false
 	}
 	d.taken[it] = true
+	if it.Difficulty >= 3 {
+		d.hard++
+	}
 	for _, k := range storyKeys(it) {
 		d.stories[k]++
 	}
@@ -313,13 +319,13 @@ func (p *Pool) Capacity(topic string, kinds ...Kind) int {
 
 // examDraw draws a mock exam of up to count authored questions from
 // shuffled items, like the real exam: each topic's share set by its
-// Weight, at least one in HardShare at difficulty 3 spread across the
-// topics, at most StoryCap per story and no two that clash, in shuffled
-// order. It tries up to examAttempts
-// orders of the questions for one whose topics are each within one
-// question of their share (a share the caps leave short is topped up from
-// any topic); failing that, it keeps the longest draw. A bank too small
-// for count inside the caps gives fewer.
+// Weight, at least one in HardShare at difficulty 3 and more wherever the
+// caps allow, at most StoryCap per story and no two that clash, in
+// shuffled order. It tries up to examAttempts orders of the questions for
+// one whose topics are each within one question of their share (a share
+// the caps leave short is topped up from any topic) with HardShare met;
+// failing that, it keeps the longest draw. A bank too small for count
+// inside the caps gives fewer.
 func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 	var questions []*Item
 	byTopic := map[string][]*Item{}
@@ -351,13 +357,13 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 		// their shuffled order, so exams differ; the second half take the
 		// one that keeps the fewest others out, for a pool the caps
 		// leave tight.
-		hard := shareDraw(d, got, order, byTopic, quota, need, n >= examAttempts/2, r)
+		shareDraw(d, got, order, byTopic, quota, n >= examAttempts/2, r)
 		// A share the caps left short is topped up from any topic, in a
 		// shuffled order; the draw stands if every topic is within one
 		// question of its share and the difficulty-3 share is met.
 		r.Shuffle(len(questions), func(i, j int) { questions[i], questions[j] = questions[j], questions[i] })
 		d.fill(questions, count)
-		if hard >= need && len(d.out) == min(count, len(questions)) && nearShares(d.out, quota) {
+		if d.hard >= need && len(d.out) == min(count, len(questions)) && nearShares(d.out, quota) {
 			best = d
 			break
 		}
@@ -376,20 +382,12 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 // shareDraw takes questions into d, inside the caps, until each topic has
 // its quota: at each step it serves the topic with the least slack (the
 // fewest questions that still fit, against the number it still needs), and
-// takes the first question there in its shuffled order or, when careful,
-// the one that keeps the fewest others out; a difficulty-3 one while fewer
-// than need are drawn. Without that order the concept cap
-// and Item.Apart starve a topic whose questions share rules (layers) before
-// its turn comes. got counts what each topic has; it returns the number of
-// difficulty-3 questions drawn.
-func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, need int, careful bool, r *rand.Rand) int {
-	isHard := func(it *Item) bool { return it.Difficulty >= 3 }
-	hard := 0
-	for _, it := range d.out {
-		if isHard(it) {
-			hard++
-		}
-	}
+// takes, of its difficulty-3 questions if any fit (else of all), the first
+// in its shuffled order or, when careful, one that keeps the fewest others
+// out. Without that order the concept cap and Item.Apart starve a topic
+// whose questions share rules (layers) before its turn comes. got counts
+// what each topic has.
+func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, careful bool, r *rand.Rand) {
 	for {
 		fitting := map[string][]*Item{}
 		var open []*Item
@@ -414,19 +412,17 @@ func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][
 			}
 		}
 		if topic == "" {
-			return hard
+			return
 		}
 		cands := fitting[topic]
-		if hard < need {
-			var hs []*Item
-			for _, it := range cands {
-				if isHard(it) {
-					hs = append(hs, it)
-				}
+		var hs []*Item
+		for _, it := range cands {
+			if it.Difficulty >= 3 {
+				hs = append(hs, it)
 			}
-			if len(hs) > 0 {
-				cands = hs
-			}
+		}
+		if len(hs) > 0 {
+			cands = hs
 		}
 		pick := cands[0] // the first in this attempt's shuffled order
 		least, near := -1, []*Item(nil)
@@ -453,9 +449,6 @@ func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][
 		}
 		d.take(pick)
 		got[topic]++
-		if isHard(pick) {
-			hard++
-		}
 	}
 }
 
