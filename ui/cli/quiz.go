@@ -20,9 +20,10 @@ func (a *app) quizCmd() *cobra.Command {
 		Use:   "quiz",
 		Short: "Exam-style practice: practice, a timed mock exam, or review of what you missed",
 		Long: "Opens exam practice. practice asks questions one at a time and explains every option after\n" +
-			"each answer; exam is a timed mock exam drawn by topic weight and difficulty (at least a third at\n" +
-			"difficulty 3), scored per topic against --pass at the end; review brings back what you missed\n" +
-			"and rests what you have mastered. Answers are kept in --state-dir, so review knows your history.",
+			"each answer; exam is a timed mock exam drawn by topic weight and difficulty (difficulty 3\n" +
+			"wherever the caps allow, a third at least), scored per topic against --pass at the end; review\n" +
+			"brings back what you missed and rests what you have mastered. Answers are kept in --state-dir,\n" +
+			"so review knows your history.",
 		Example: "  errorlab quiz\n" +
 			"  errorlab quiz --topic retryable --count 5\n" +
 			"  errorlab quiz --mode exam --count 30 --minutes 45 --seed 7\n" +
