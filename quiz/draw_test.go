@@ -65,9 +65,10 @@ func TestMockExamDrawsByWeightAndDifficulty(t *testing.T) {
 // partial results).
 // TestMockExamTakesDifficulty3WhereItCan: HardShare is a floor, not the
 // aim. With as many difficulty-3 questions as each topic's share, free of
-// caps, and as many at difficulty 2, every question of the exam is at
-// difficulty 3 (issue 12: a mock exam at exam difficulty; the draw used to
-// stop preferring them once a third were in).
+// caps, and as many at difficulty 2, nine in ten of the exams' questions
+// are at difficulty 3 (all but hardSkip's share; issue 12: a mock exam at
+// exam difficulty). The draw used to stop preferring them once a third
+// were in, which gives about two in three here.
 func TestMockExamTakesDifficulty3WhereItCan(t *testing.T) {
 	var items []*Item
 	for _, tp := range Topics {
@@ -80,16 +81,21 @@ func TestMockExamTakesDifficulty3WhereItCan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hard, all := 0, 0
 	for seed := uint64(1); seed <= 20; seed++ {
 		s, err := NewSession(p, nil, Options{Mode: Exam, Count: 30, Seed: seed}, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, it := range s.Items {
-			if it.Difficulty != 3 {
-				t.Errorf("seed %d: drew %s at difficulty %d while a difficulty-3 question of its topic was left", seed, it.ID, it.Difficulty)
+			all++
+			if it.Difficulty == 3 {
+				hard++
 			}
 		}
+	}
+	if hard*100 < all*85 {
+		t.Errorf("20 exams of 30 drew %d of %d questions at difficulty 3 (%d%%), want 85%% at least: the draw stops preferring them", hard, all, hard*100/all)
 	}
 }
 

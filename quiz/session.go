@@ -195,6 +195,12 @@ const StoryCap = 2
 // an exam takes difficulty 3 wherever the caps leave a choice.
 const HardShare = 3 // one in HardShare
 
+// hardSkip: an exam's pick takes a difficulty-3 question whenever one
+// fits, except one pick in hardSkip, which takes any that fits, so a topic
+// whose few difficulty-3 questions fit together does not set the same ones
+// in every exam (TestMockExamsVary).
+const hardSkip = 10
+
 // examAttempts is how many orders of the pool an exam draw tries for one
 // within a question of every topic share that meets the difficulty-3
 // share inside the caps; drawAttempts is how many orders a practice draw tries for one
@@ -382,9 +388,9 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 // shareDraw takes questions into d, inside the caps, until each topic has
 // its quota: at each step it serves the topic with the least slack (the
 // fewest questions that still fit, against the number it still needs), and
-// takes, of its difficulty-3 questions if any fit (else of all), the first
-// in its shuffled order or, when careful, one that keeps the fewest others
-// out. Without that order the concept cap and Item.Apart starve a topic
+// takes, of its difficulty-3 questions if any fit (else, or one time in
+// hardSkip, of all), the first in its shuffled order or, when careful, one
+// that keeps the fewest others out. Without that order the concept cap and Item.Apart starve a topic
 // whose questions share rules (layers) before its turn comes. got counts
 // what each topic has.
 func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, careful bool, r *rand.Rand) {
@@ -421,7 +427,7 @@ func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][
 				hs = append(hs, it)
 			}
 		}
-		if len(hs) > 0 {
+		if len(hs) > 0 && r.IntN(hardSkip) != 0 {
 			cands = hs
 		}
 		pick := cands[0] // the first in this attempt's shuffled order
