@@ -98,10 +98,10 @@ var ErrNothingToReview = errors.New("nothing to review: no question you missed i
 // an exam draws authored questions, as examDraw says (topic weights,
 // difficulty 3 where the caps allow and a third at least, StoryCap,
 // clash); either may hold fewer than o.Count when the pool cannot fill it
-// inside the caps
-// (Session.Shortfall); drills top up an exam only when the questions run
-// out and o.Kinds allows them. Review takes the missed items in Leitner order,
-// whatever their story. The same seed gives the same draw.
+// inside the caps (Session.Shortfall); drills top up an exam only when
+// the questions run out and o.Kinds allows them. Review takes the missed
+// items in Leitner order, whatever their story. The same seed gives the
+// same draw.
 func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, error) {
 	if o.Seed == 0 {
 		o.Seed = uint64(now.UnixNano())
@@ -390,9 +390,9 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 // fewest questions that still fit, against the number it still needs), and
 // takes, of its difficulty-3 questions if any fit (else, or one time in
 // hardSkip, of all), the first in its shuffled order or, when careful, one
-// that keeps the fewest others out. Without that order the concept cap and Item.Apart starve a topic
-// whose questions share rules (layers) before its turn comes. got counts
-// what each topic has.
+// that keeps the fewest others out. Without that order the concept cap
+// and Item.Apart starve a topic whose questions share rules (layers)
+// before its turn comes. got counts what each topic has.
 func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, careful bool, r *rand.Rand) {
 	for {
 		fitting := map[string][]*Item{}
