@@ -199,7 +199,7 @@ const HardShare = 3 // one in HardShare
 // fits, except one pick in hardSkip, which takes any that fits, so a topic
 // whose few difficulty-3 questions fit together does not set the same ones
 // in every exam (TestMockExamsVary).
-const hardSkip = 10
+const hardSkip = 8
 
 // examAttempts is how many orders of the pool an exam draw tries for one
 // within a question of every topic share that meets the difficulty-3
