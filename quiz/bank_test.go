@@ -242,3 +242,26 @@ func marked(q *Question, re *regexp.Regexp, want bool) []int {
 	}
 	return out
 }
+
+// TestExplanationsSpeakToTheLearner: what a learner reads (stems, options,
+// explanations) carries none of the authors' working words: notes about
+// blind readers, "the answer key", the seed lessons, or "beyond the exam"
+// in a mock exam (a new user found "Readers who strike this as obstructive
+// under-select." in an explanation).
+func TestExplanationsSpeakToTheLearner(t *testing.T) {
+	working := []string{"readers who", "reader who", "under-select", "outsider", "answer key", "seed lesson", "beyond the exam", "the seeds"}
+	for _, q := range bank(t).Questions {
+		texts := []string{q.Stem}
+		for _, o := range q.Options {
+			texts = append(texts, o.Text, o.Explanation)
+		}
+		for _, s := range texts {
+			low := strings.ToLower(strings.Join(strings.Fields(s), " "))
+			for _, w := range working {
+				if strings.Contains(low, w) {
+					t.Errorf("%s: %q speaks of %q: %s", q.ID, w, w, s)
+				}
+			}
+		}
+	}
+}
