@@ -642,6 +642,9 @@ func TestExamReviewWalk(t *testing.T) {
 	}
 	// Only the learner's own wrong pick gets ✗: a wrong option left
 	// alone is no mistake (a new user read "✗ wrong" there as one).
+	if !strings.Contains(v, "✓ correct · you missed it") {
+		t.Errorf("the right answer the learner missed is not marked as missed:\n%s", v)
+	}
 	if strings.Contains(v, "✗ wrong:") || !strings.Contains(v, "– wrong option:") {
 		t.Errorf("want the wrong options not picked marked – wrong option, not ✗ wrong:\n%s", v)
 	}

@@ -20,7 +20,7 @@ import (
 // envelope of a drill, highlighted, in its own scrollable pane), then
 // each part's prompt with lettered choices. While answering, the learner
 // moves a cursor and picks; once revealed, every choice is marked (✓
-// correct, ✗ wrong · your pick, – wrong option, ✓ correct · not picked)
+// correct, ✗ wrong · your pick, – wrong option, ✓ correct · you missed it)
 // and carries its explanation.
 //
 // Wide (at least wideAt cells, with an exhibit) the exhibit sits on
@@ -334,6 +334,10 @@ func (q *question) choiceLines(i, j int, tw int) []string {
 	mark := " "
 	textSt := st.Plain
 	switch {
+	case q.revealed && ch.Correct && !on:
+		// A right answer the learner did not pick: marked, but not green,
+		// so it does not read as a success.
+		mark = st.Warn.Render("✓")
 	case q.revealed && ch.Correct:
 		mark = st.OK.Render("✓")
 	case q.revealed && on:
@@ -357,7 +361,7 @@ func (q *question) choiceLines(i, j int, tw int) []string {
 	case ch.Correct && on:
 		tag, tagSt = "✓ correct · your pick", st.OK
 	case ch.Correct:
-		tag, tagSt = "✓ correct · not picked", st.OK
+		tag, tagSt = "✓ correct · you missed it", st.Warn
 	case on:
 		tag = "✗ wrong · your pick"
 	default:
