@@ -70,7 +70,7 @@ func (a *app) replay(file, id string) error {
 func (a *app) open(q *ui.QuizStart, id string) error {
 	if !a.IsTerminal() {
 		if q != nil {
-			return usagef("errorlab quiz is a full-screen terminal program and stdout is not a terminal.\n" +
+			return usagef("the quiz is a full-screen terminal program and stdout is not a terminal.\n" +
 				"Run it in a terminal; `errorlab questions list --json` and `errorlab report` work in scripts")
 		}
 		return usagef("the lab is a full-screen terminal program and stdout is not a terminal.\n" +

@@ -121,8 +121,8 @@ func (a *app) questionsExamCmd() *cobra.Command {
 		Short: "Print a drawn mock exam as Markdown (the draw of `quiz --mode exam` with the same --seed and --count)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if count < 0 {
-				return usagef("--count must not be negative")
+			if count < 0 || count == 0 && cmd.Flags().Changed("count") {
+				return usagef("--count must be at least 1 (leave it out for 20)")
 			}
 			if topic != "" && quiz.TopicTitle(topic) == topic {
 				return usagef("unknown --topic %q: use one of %s", topic, strings.Join(topicIDs(), ", "))

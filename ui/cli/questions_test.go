@@ -70,6 +70,13 @@ func TestQuestionsExamPrintsTheAppsDraw(t *testing.T) {
 	if code, _, errOut := run(t, "questions", "exam", "--count", "-3"); code != ExitUsage || !strings.Contains(errOut, "--count") {
 		t.Errorf("a negative count: exit %d %s", code, errOut)
 	}
+	// --count 0 is a mistake, not a request for the default (a new user
+	// got 20 questions from it without a word).
+	for _, args := range [][]string{{"questions", "exam", "--count", "0"}, {"quiz", "--count", "0"}} {
+		if code, out, errOut := run(t, args...); code != ExitUsage || !strings.Contains(errOut, "--count must be at least 1") || out != "" {
+			t.Errorf("%v: exit %d, stdout %d bytes, %s", args, code, len(out), errOut)
+		}
+	}
 }
 
 // The teacher's report keeps the question ids the learner's screens leave

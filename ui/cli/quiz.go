@@ -40,6 +40,9 @@ func (a *app) quizCmd() *cobra.Command {
 			if count < 0 || minutes < 0 {
 				return usagef("--count and --minutes must not be negative")
 			}
+			if count == 0 && cmd.Flags().Changed("count") {
+				return usagef("--count must be at least 1 (leave it out for 10, or 20 in an exam)")
+			}
 			switch {
 			case pass > 0 && pass <= 1:
 				return usagef("--pass is a percentage: for a pass line of %g%% write --pass %g", pass*100, pass*100)
