@@ -520,7 +520,9 @@ func (m *Menu) View() string {
 			add(" " + st.Bad.Render(l))
 		}
 	case m.pool != nil:
-		info := fmt.Sprintf("%d questions and drills on %d topics", len(m.pool.Items), len(qz.Topics))
+		questions := len(m.pool.Filter("", qz.KindQuestion))
+		info := fmt.Sprintf("%s and %s on %d topics", common.Plural(questions, "exam-style question"),
+			common.Plural(len(m.pool.Items)-questions, "drill"), len(qz.Topics))
 		if r := m.reviewCounts(); r != "" {
 			info += " · for review: " + r
 		}

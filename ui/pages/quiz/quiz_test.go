@@ -573,7 +573,7 @@ func TestQuizMenuSetUp(t *testing.T) {
 		m, _ = uitest.Drive(m, uitest.Press("down"))
 	}
 	m, _ = uitest.Drive(m, uitest.Press("enter"))
-	if v := m.View(); !strings.Contains(v, "questions and drills") {
+	if v := m.View(); !strings.Contains(v, "4 exam-style questions and 5 drills on 10 topics") {
 		t.Fatalf("menu not loaded:\n%s", v)
 	}
 	m, _ = uitest.Drive(m, uitest.Press("down"), uitest.Press("enter"))
