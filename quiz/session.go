@@ -675,6 +675,77 @@ func (s *Session) Score(now time.Time) Result {
 	return res
 }
 
+// ExamRecord is the record kept in progress of exam s, handed in at at
+// and scored r: the result, and the exam's items, answers and flags so
+// Pool.ReplayExam can show it again.
+func (s *Session) ExamRecord(r Result, at time.Time) ExamRecord {
+	e := r.ExamRecord(at)
+	for _, it := range s.Items {
+		e.Items = append(e.Items, it.ID)
+	}
+	e.Answers = slices.Clone(s.Answers)
+	e.Flags = slices.Clone(s.Flags)
+	e.Limit = int(s.Duration.Seconds())
+	e.Seed = s.Seed
+	return e
+}
+
+// ErrNoAnswersKept is ReplayExam's error for a record written before
+// exams kept their answers.
+var ErrNoAnswersKept = errors.New("that exam's answers were not kept (an older errorlab): new exams keep theirs")
+
+// ReplayExam rebuilds a handed-in exam from its record: the session, with
+// its items (from this pool), answers and flags, and its result scored
+// against today's bank. It fails with ErrNoAnswersKept for an old record,
+// and names how many items the pool no longer holds (a bank changed since).
+func (p *Pool) ReplayExam(e ExamRecord) (*Session, Result, error) {
+	if len(e.Items) == 0 {
+		return nil, Result{}, ErrNoAnswersKept
+	}
+	s := &Session{Mode: Exam, Started: e.At.Add(-time.Duration(e.Seconds) * time.Second),
+		Duration: time.Duration(e.Limit) * time.Second, PassMark: e.PassMark, Seed: e.Seed,
+		Submitted: true, Wanted: len(e.Items)}
+	gone := 0
+	for i, id := range e.Items {
+		it, ok := p.Get(id)
+		if !ok {
+			gone++
+			continue
+		}
+		var a Answer
+		if i < len(e.Answers) && fits(it, e.Answers[i]) {
+			a = e.Answers[i]
+		}
+		s.Items = append(s.Items, it)
+		s.Answers = append(s.Answers, a)
+		s.Flags = append(s.Flags, i < len(e.Flags) && e.Flags[i])
+	}
+	if gone > 0 {
+		return nil, Result{}, fmt.Errorf("that exam held %s the question bank no longer has, so its answers cannot be shown again", Plural(gone, "question"))
+	}
+	return s, s.Score(e.At), nil
+}
+
+// fits reports whether answer a has the shape of it (one choice list per
+// part, each index a choice): a record edited by hand, or an item changed
+// since, must not point past its choices.
+func fits(it *Item, a Answer) bool {
+	if a == nil {
+		return true
+	}
+	if len(a) != len(it.Parts) {
+		return false
+	}
+	for i, picks := range a {
+		for _, c := range picks {
+			if c < 0 || c >= len(it.Parts[i].Choices) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // ExamRecord turns an exam result into the record kept in progress.
 func (r Result) ExamRecord(at time.Time) ExamRecord {
 	by := map[string][2]int{}

@@ -2,6 +2,8 @@ package quiz
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -251,5 +253,61 @@ func TestSummaryAndReport(t *testing.T) {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, md.String())
 		}
+	}
+}
+
+// TestReplayExamShowsTheExamAgain: an exam handed in is kept with its
+// questions, answers and flags, through the progress file's JSON, so its
+// answers can be walked again later with the same score (a new user
+// could not get back to an exam's answers once they left its results).
+func TestReplayExamShowsTheExamAgain(t *testing.T) {
+	p := testPool(t)
+	s, err := NewSession(p, nil, Options{Mode: Exam, Count: 6, Seed: 3}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range s.Items {
+		if i%2 == 0 {
+			s.Answers[i] = Answer{it.Parts[0].CorrectSet()}
+		}
+	}
+	s.Flags[1] = true
+	end := t0.Add(4 * time.Minute)
+	res := s.Score(end)
+	b, err := json.Marshal(s.ExamRecord(res, end))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec ExamRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	again, res2, err := p.ReplayExam(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Items) != len(s.Items) || res2.Correct != res.Correct || res2.Seconds != res.Seconds || !again.Flags[1] || !again.Submitted {
+		t.Fatalf("replayed: %d items, %d right in %d s, flags %v; want %d, %d in %d s, question 2 flagged",
+			len(again.Items), res2.Correct, res2.Seconds, again.Flags, len(s.Items), res.Correct, res.Seconds)
+	}
+	for i := range s.Items {
+		if again.Items[i] != s.Items[i] || !slices.EqualFunc(again.Answers[i], s.Answers[i], slices.Equal[[]int]) {
+			t.Errorf("question %d: %s %v, want %s %v", i+1, again.Items[i].ID, again.Answers[i], s.Items[i].ID, s.Answers[i])
+		}
+	}
+
+	// An answer that points past its question's choices (a hand-edited
+	// file, a question changed since) counts as not answered.
+	rec.Answers[0] = Answer{{99}}
+	if again, _, err := p.ReplayExam(rec); err != nil || again.Answers[0] != nil {
+		t.Errorf("a choice out of range: %v, answer %v", err, again.Answers[0])
+	}
+	// A question gone from the bank, and a record from before answers were kept.
+	rec.Items[0] = "no-such-question"
+	if _, _, err := p.ReplayExam(rec); err == nil || !strings.Contains(err.Error(), "held 1 question the question bank no longer has") {
+		t.Errorf("a question gone: %v", err)
+	}
+	if _, _, err := p.ReplayExam(ExamRecord{At: t0, Questions: 6}); !errors.Is(err, ErrNoAnswersKept) {
+		t.Errorf("an old record: %v", err)
 	}
 }

@@ -62,6 +62,13 @@ type ExamRecord struct {
 	ByTopic   map[string][2]int `json:"byTopic"`            // topic → [correct, total]
 	TimedOut  bool              `json:"timedOut,omitempty"` // the time ran out before it was handed in
 	Missed    []string          `json:"missed,omitempty"`
+	// The exam itself, so its answers can be walked again later (Pool.
+	// ReplayExam); absent from records written before they were kept.
+	Items   []string `json:"items,omitempty"`   // item ids, in exam order
+	Answers []Answer `json:"answers,omitempty"` // per item, as handed in (nil: not answered)
+	Flags   []bool   `json:"flags,omitempty"`
+	Limit   int      `json:"limit,omitempty"` // the time allowed, in seconds
+	Seed    uint64   `json:"seed,omitempty"`
 }
 
 // Progress is the whole progress file.

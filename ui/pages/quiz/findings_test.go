@@ -491,3 +491,30 @@ func TestExamResultsFitAt80x24(t *testing.T) {
 		t.Errorf("offers to scroll a page that fits:\n%s", v)
 	}
 }
+
+// TestResultsReopenTheLatestExam: once an exam's results are left, a on
+// Results opens them again, answers and explanations included (a new
+// user found no way back to them).
+func TestResultsReopenTheLatestExam(t *testing.T) {
+	pool := testPool(t)
+	s := sameSession(t, pool, nil, qz.Options{Mode: qz.Exam, Count: 3, Seed: 4})
+	prog := qz.Memory()
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, prog, &quiz.Start{Mode: qz.Exam, Count: 3, Seed: 4})
+	m, _ = uitest.Drive(m, answerKeys(s.Items[0], false)...)
+	m, _ = uitest.Drive(m, uitest.Press("right"))
+	m, _ = uitest.Drive(m, answerKeys(s.Items[1], true)...)
+	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("y"))
+	score := uitest.LineWith(m.View(), "pass line")
+	m, _ = uitest.Drive(m, uitest.Press("r"))
+	if v := m.View(); !strings.Contains(v, "a walks the latest one's answers again") {
+		t.Fatalf("Results do not offer the latest exam:\n%s", v)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("a"))
+	if got := uitest.LineWith(m.View(), "pass line"); got != score || score == "" {
+		t.Fatalf("a opens %q, want the exam's own score %q:\n%s", got, score, m.View())
+	}
+	m, _ = uitest.Drive(m, uitest.Press("right"))
+	if v := m.View(); !strings.Contains(v, "Answer 1 of 3") || !strings.Contains(v, "✗ wrong · your pick") {
+		t.Errorf("the reopened exam does not walk its answers:\n%s", v)
+	}
+}

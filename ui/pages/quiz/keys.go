@@ -20,6 +20,7 @@ type KeyMap struct {
 	Cancel   key.Binding
 	Results  key.Binding
 	Practise key.Binding
+	LastExam key.Binding // a on Results: the latest exam's answers
 	Open     key.Binding // enter on a menu entry or a weak topic
 	Change   key.Binding // ←/→ on a set-up field
 	Type     key.Binding // digits on a number field, for help only
@@ -44,6 +45,7 @@ func DefaultKeyMap() KeyMap {
 		Cancel:   key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "no")),
 		Results:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "results")),
 		Practise: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "practise")),
+		LastExam: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "latest exam's answers")),
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Change:   key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→", "change")),
 		Type:     key.NewBinding(key.WithKeys("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("0-9", "type a number")),

@@ -451,7 +451,7 @@ func (m *session) submit(timeUp bool) tea.Cmd {
 			break
 		}
 	}
-	if err := m.c.Progress.RecordExam(res.ExamRecord(now)); err != nil {
+	if err := m.c.Progress.RecordExam(m.s.ExamRecord(res, now)); err != nil {
 		errs = append(errs, err.Error())
 	}
 	var notes []string

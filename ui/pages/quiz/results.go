@@ -358,6 +358,9 @@ func (m *results) ShortHelp() []key.Binding {
 		bs = append(bs, withHelp(m.c.Nav.Up, "↑/↓", "scroll"))
 	}
 	bs = append(bs, withHelp(k.Practise, "p", "practise all topics"))
+	if len(m.sum.Exams) > 0 {
+		bs = append(bs, k.LastExam)
+	}
 	if len(m.lines) > m.h {
 		bs = append(bs, withHelp(m.c.Nav.PageDown, "pgdn", "more"))
 	}
@@ -368,7 +371,7 @@ func (m *results) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{withHelp(m.c.Nav.Up, "↑/↓", "choose a weak topic (or scroll)"), withHelp(k.Open, "enter", "practise the chosen weak topic"),
-			withHelp(k.Practise, "p", "practise all topics")},
+			withHelp(k.Practise, "p", "practise all topics"), withHelp(k.LastExam, "a", "walk the latest exam's answers again")},
 		{withHelp(m.c.Nav.PageUp, "pgup", "scroll up"), withHelp(m.c.Nav.PageDown, "pgdn", "scroll down"), withHelp(m.c.Nav.Top, "g/home", "top")},
 	}
 }
@@ -389,6 +392,8 @@ func (m *results) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.practise(m.sum.Weakest[m.cursor])
 	case key.Matches(k, m.keys.Practise):
 		return m, m.practise("")
+	case key.Matches(k, m.keys.LastExam) && len(m.sum.Exams) > 0:
+		return m, m.lastExam()
 	case key.Matches(k, nav.Up) && n > 0:
 		m.cursor = max(m.cursor-1, 0)
 		m.rebuild()
@@ -417,6 +422,18 @@ func (m *results) follow() {
 	} else if m.curAt >= m.off+vh {
 		m.off = m.curAt - vh + 1
 	}
+}
+
+// lastExam opens the latest mock exam's results again, its answers and
+// explanations included, as they were when it was handed in.
+func (m *results) lastExam() tea.Cmd {
+	e := m.sum.Exams[len(m.sum.Exams)-1]
+	s, res, err := m.pool.ReplayExam(e)
+	if err != nil {
+		m.c.SetStatus(common.StatusWarn, "%v", err)
+		return nil
+	}
+	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, s, res, e.TimedOut)})
 }
 
 // practise opens a practice session on a topic ("" = all), coming back
@@ -495,7 +512,11 @@ func (m *results) rebuild() {
 	lines = append(lines, m.bars.Lines()...)
 	add("")
 
-	add(" " + st.Heading.Render("Mock exams") + st.Muted.Render(" · latest first"))
+	hint := " · latest first"
+	if len(m.sum.Exams) > 0 {
+		hint += " · a walks the latest one's answers again"
+	}
+	add(" " + st.Heading.Render("Mock exams") + st.Muted.Render(hint))
 	if len(m.sum.Exams) == 0 {
 		add("   " + st.Muted.Render("No exam taken yet."))
 	}
