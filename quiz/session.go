@@ -203,8 +203,8 @@ const hardSkip = 8
 
 // examAttempts is how many orders of the pool an exam draw tries for one
 // within a question of every topic share that meets the difficulty-3
-// share inside the caps; drawAttempts is how many orders a practice draw tries for one
-// that reaches the length asked for.
+// share inside the caps; drawAttempts is how many orders a practice draw
+// tries for one that reaches the length asked for.
 const (
 	examAttempts = 64
 	drawAttempts = 64
@@ -431,27 +431,26 @@ func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][
 			cands = hs
 		}
 		pick := cands[0] // the first in this attempt's shuffled order
-		least, near := -1, []*Item(nil)
-		for _, c := range cands {
-			if !careful {
-				break
-			}
-			n := 0
-			for _, o := range open {
-				if o != c && d.keepsOut(c, o) {
-					n++
+		if careful {
+			least, near := -1, []*Item(nil)
+			for _, c := range cands {
+				n := 0
+				for _, o := range open {
+					if o != c && d.keepsOut(c, o) {
+						n++
+					}
+				}
+				if least < 0 || n < least {
+					pick, least = c, n
+					near = near[:0]
+				}
+				if n <= least+1 {
+					near = append(near, c)
 				}
 			}
-			if least < 0 || n < least {
-				pick, least = c, n
-				near = near[:0]
+			if len(near) > 1 { // vary among the near-best, so exams differ
+				pick = near[r.IntN(len(near))]
 			}
-			if n <= least+1 {
-				near = append(near, c)
-			}
-		}
-		if len(near) > 1 { // vary among the near-best, so exams differ
-			pick = near[r.IntN(len(near))]
 		}
 		d.take(pick)
 		got[topic]++
@@ -679,7 +678,12 @@ func (s *Session) Score(now time.Time) Result {
 // and scored r: the result, and the exam's items, answers and flags so
 // Pool.ReplayExam can show it again.
 func (s *Session) ExamRecord(r Result, at time.Time) ExamRecord {
-	e := r.ExamRecord(at)
+	by := map[string][2]int{}
+	for _, t := range r.ByTopic {
+		by[t.Topic] = [2]int{t.Correct, t.Total}
+	}
+	e := ExamRecord{At: at.UTC(), Questions: r.Total, Correct: r.Correct, PassMark: r.PassMark, Passed: r.Passed,
+		Seconds: r.Seconds, ByTopic: by, Missed: r.Missed, TimedOut: r.TimedOut}
 	for _, it := range s.Items {
 		e.Items = append(e.Items, it.ID)
 	}
@@ -713,7 +717,7 @@ func (p *Pool) ReplayExam(e ExamRecord) (*Session, Result, error) {
 			continue
 		}
 		var a Answer
-		if i < len(e.Answers) && fits(it, e.Answers[i]) {
+		if i < len(e.Answers) && answerFits(it, e.Answers[i]) {
 			a = e.Answers[i]
 		}
 		s.Items = append(s.Items, it)
@@ -726,10 +730,10 @@ func (p *Pool) ReplayExam(e ExamRecord) (*Session, Result, error) {
 	return s, s.Score(e.At), nil
 }
 
-// fits reports whether answer a has the shape of it (one choice list per
+// answerFits reports whether answer a has the shape of it (one choice list per
 // part, each index a choice): a record edited by hand, or an item changed
 // since, must not point past its choices.
-func fits(it *Item, a Answer) bool {
+func answerFits(it *Item, a Answer) bool {
 	if a == nil {
 		return true
 	}
@@ -744,14 +748,4 @@ func fits(it *Item, a Answer) bool {
 		}
 	}
 	return true
-}
-
-// ExamRecord turns an exam result into the record kept in progress.
-func (r Result) ExamRecord(at time.Time) ExamRecord {
-	by := map[string][2]int{}
-	for _, t := range r.ByTopic {
-		by[t.Topic] = [2]int{t.Correct, t.Total}
-	}
-	return ExamRecord{At: at.UTC(), Questions: r.Total, Correct: r.Correct, PassMark: r.PassMark, Passed: r.Passed,
-		Seconds: r.Seconds, ByTopic: by, Missed: r.Missed, TimedOut: r.TimedOut}
 }

@@ -2,7 +2,6 @@ package quiz_test
 
 import (
 	"fmt"
-	"io/fs"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +9,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/errorlab/errorlab/assets"
 	qz "github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/ui"
 	"github.com/errorlab/errorlab/ui/internal/uitest"
@@ -465,11 +463,7 @@ func TestCtrlCMidExamAsksAndCanSave(t *testing.T) {
 // bars and all, fit 80x24 whole, the offer to review the missed included
 // (a new user found its last sentence cut until j scrolled).
 func TestExamResultsFitAt80x24(t *testing.T) {
-	sub, err := fs.Sub(assets.FS, "questions")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bank, err := qz.LoadBank(sub, "built-in")
+	bank, err := qz.DefaultBank()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,8 @@ type examResults struct {
 	items  []*question
 	bars   *topicbars.Model // the score by topic
 	w, h   int
-	off    int // overview scroll
+	off    int      // overview scroll
+	over   []string // the overview's lines, built by SetSize (the result does not change)
 }
 
 func newExamResults(c *common.Common, pool *qz.Pool, s *qz.Session, res qz.Result, timeUp bool) *examResults {
@@ -55,6 +56,7 @@ func (m *examResults) headLines() int {
 func (m *examResults) SetSize(w, h int) {
 	m.w, m.h = w, h
 	m.bars.SetSize(w, 0)
+	m.over = m.overview()
 	for _, q := range m.items {
 		if q != nil {
 			q.SetSize(w, max(h-m.headLines(), 1))
@@ -81,7 +83,7 @@ func (m *examResults) ShortHelp() []key.Binding {
 	bs := []key.Binding{withHelp(k.Forward, "←/→", "walk the answers")}
 	if m.page >= 0 {
 		bs = append(bs, m.item(m.page).ShortHelp()...)
-	} else if len(m.overview()) > m.h {
+	} else if len(m.over) > m.h {
 		bs = append(bs, withHelp(m.c.Nav.Up, "↑/↓", "scroll"))
 	}
 	if len(m.res.Missed) > 0 {
@@ -232,7 +234,7 @@ func (m *examResults) View() string {
 		lines = append(lines, m.item(m.page).View())
 		return strings.Join(lines, "\n")
 	}
-	lines := m.overview()
+	lines := m.over
 	m.off = max(min(m.off, len(lines)-m.h), 0)
 	end := min(m.off+m.h, len(lines))
 	return strings.Join(lines[m.off:end], "\n")
