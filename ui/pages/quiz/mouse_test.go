@@ -115,6 +115,15 @@ func TestMouseScrollsTheResults(t *testing.T) {
 	if strings.Contains(m.View(), last) {
 		t.Errorf("wheel up does not scroll the overview back:\n%s", m.View())
 	}
+	// G (end) goes to the bottom, g (home) back to the top.
+	m, _ = uitest.Drive(m, uitest.Press("G"))
+	if !strings.Contains(m.View(), last) {
+		t.Errorf("G does not reach the overview's end:\n%s", m.View())
+	}
+	m, _ = uitest.Drive(m, uitest.Press("g"))
+	if strings.Contains(m.View(), last) || !strings.Contains(m.View(), "Time taken") {
+		t.Errorf("g does not go back to the top:\n%s", m.View())
+	}
 
 	m, _ = uitest.Drive(m, uitest.Press("r"))
 	v := m.View()

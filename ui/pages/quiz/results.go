@@ -157,8 +157,8 @@ func (m *examResults) key(k tea.KeyMsg) tea.Cmd {
 		m.item(m.page).Update(k)
 		return nil
 	}
-	m.off, _ = pane.ScrollOffset(m.c.Nav, k, m.off, m.h, m.off)
-	m.off = max(m.off, 0)
+	m.off, _ = pane.ScrollOffset(m.c.Nav, k, m.off, m.h, len(m.over)-m.h)
+	m.off = max(min(m.off, len(m.over)-m.h), 0)
 	return nil
 }
 
@@ -234,10 +234,8 @@ func (m *examResults) View() string {
 		lines = append(lines, m.item(m.page).View())
 		return strings.Join(lines, "\n")
 	}
-	lines := m.over
-	m.off = max(min(m.off, len(lines)-m.h), 0)
-	end := min(m.off+m.h, len(lines))
-	return strings.Join(lines[m.off:end], "\n")
+	off := max(min(m.off, len(m.over)-m.h), 0) // a resize may have shortened it
+	return strings.Join(m.over[off:min(off+m.h, len(m.over))], "\n")
 }
 
 // overview is the score page.
