@@ -725,7 +725,7 @@ func (p *Pool) ReplayExam(e ExamRecord) (*Session, Result, error) {
 		s.Flags = append(s.Flags, i < len(e.Flags) && e.Flags[i])
 	}
 	if gone > 0 {
-		return nil, Result{}, fmt.Errorf("that exam held %s the question bank no longer has, so its answers cannot be shown again", Plural(gone, "question"))
+		return nil, Result{}, fmt.Errorf("that exam's answers cannot be shown: the bank no longer has %d of its questions", gone)
 	}
 	return s, s.Score(e.At), nil
 }

@@ -304,7 +304,7 @@ func TestReplayExamShowsTheExamAgain(t *testing.T) {
 	}
 	// A question gone from the bank, and a record from before answers were kept.
 	rec.Items[0] = "no-such-question"
-	if _, _, err := p.ReplayExam(rec); err == nil || !strings.Contains(err.Error(), "held 1 question the question bank no longer has") {
+	if _, _, err := p.ReplayExam(rec); err == nil || !strings.Contains(err.Error(), "the bank no longer has 1 of its questions") {
 		t.Errorf("a question gone: %v", err)
 	}
 	if _, _, err := p.ReplayExam(ExamRecord{At: t0, Questions: 6}); !errors.Is(err, ErrNoAnswersKept) {

@@ -512,3 +512,25 @@ func TestResultsReopenTheLatestExam(t *testing.T) {
 		t.Errorf("the reopened exam does not walk its answers:\n%s", v)
 	}
 }
+
+// TestResultsAndTheExamDoNotStack: r on an exam's results and a on
+// Results go back to each other rather than stacking pages without end
+// (a new user needed twelve esc after five rounds of r and a).
+func TestResultsAndTheExamDoNotStack(t *testing.T) {
+	pool := testPool(t)
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 3, Seed: 4})
+	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("y"))
+	crumbs := func() string { return strings.SplitN(m.View(), "\n", 2)[0] }
+	before := crumbs()
+	for range 3 {
+		m, _ = uitest.Drive(m, uitest.Press("r"), uitest.Press("a"))
+	}
+	if got := crumbs(); got != before {
+		t.Errorf("after r and a three times the path is\n%s\nwas\n%s", got, before)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("r"))
+	m, _ = uitest.Drive(m, uitest.Press("a"), uitest.Press("r"), uitest.Press("a"))
+	if _, ok := m.(*ui.App).Top().(*quiz.ExamResults); !ok || strings.Count(crumbs(), "›") != strings.Count(before, "›") {
+		t.Errorf("top is %T under %q, want the exam's results where it was", m.(*ui.App).Top(), crumbs())
+	}
+}

@@ -33,6 +33,9 @@ type examResults struct {
 	w, h   int
 	off    int      // overview scroll
 	over   []string // the overview's lines, built by SetSize (the result does not change)
+	// below is the Results page this one was opened from (a there), which
+	// r goes back to rather than stacking another.
+	below *results
 }
 
 func newExamResults(c *common.Common, pool *qz.Pool, s *qz.Session, res qz.Result, timeUp bool) *examResults {
@@ -96,7 +99,8 @@ func (m *examResults) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{withHelp(k.Prev, "←/[", "previous answer (first: the overview)"), withHelp(k.Forward, "→/]", "next answer"),
-			withHelp(m.c.Nav.Up, "↑/↓", "scroll"), withHelp(m.c.Nav.PageDown, "pgup/pgdn", "page"), k.Part},
+			withHelp(m.c.Nav.Up, "↑/↓", "scroll"), withHelp(m.c.Nav.PageDown, "pgup/pgdn", "page"),
+			withHelp(m.c.Nav.Bottom, "g/G", "top, bottom"), k.Part},
 		{withHelp(k.Practise, "p/enter", "review the questions you missed, in exam order (enter on the overview)"),
 			withHelp(k.Results, "r", "your results: mastery, history, weakest topics"), withHelp(m.c.Keys.Back, "esc", "back to the menu")},
 	}
@@ -148,8 +152,12 @@ func (m *examResults) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Forward):
 		m.page = min(m.page+1, len(m.s.Items)-1)
 		return nil
+	case key.Matches(k, keys.Results) && m.below != nil:
+		return common.Send(common.NavMsg{Pop: true})
 	case key.Matches(k, keys.Results):
-		return common.Send(common.NavMsg{Push: newResults(m.c, m.pool)})
+		r := newResults(m.c, m.pool)
+		r.below = m
+		return common.Send(common.NavMsg{Push: r})
 	case key.Matches(k, keys.Practise), m.page < 0 && key.Matches(k, keys.Open):
 		return m.reviewMissed()
 	}
@@ -308,6 +316,10 @@ type results struct {
 	banner   string // what the session that just ended scored
 	bannerOK bool
 
+	// below is the exam's results this page was opened from (r there),
+	// which a goes back to: that exam is the latest one.
+	below *examResults
+
 	cursor int // in sum.Weakest
 	off    int
 	w, h   int
@@ -427,13 +439,18 @@ func (m *results) follow() {
 // lastExam opens the latest mock exam's results again, its answers and
 // explanations included, as they were when it was handed in.
 func (m *results) lastExam() tea.Cmd {
+	if m.below != nil {
+		return common.Send(common.NavMsg{Pop: true})
+	}
 	e := m.sum.Exams[len(m.sum.Exams)-1]
 	s, res, err := m.pool.ReplayExam(e)
 	if err != nil {
 		m.c.SetStatus(common.StatusWarn, "%v", err)
 		return nil
 	}
-	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, s, res, e.TimedOut)})
+	er := newExamResults(m.c, m.pool, s, res, e.TimedOut)
+	er.below = m
+	return common.Send(common.NavMsg{Push: er})
 }
 
 // practise opens a practice session on a topic ("" = all), coming back
