@@ -435,6 +435,20 @@ func (m *Menu) examAvailable() int {
 	return n
 }
 
+// previewMinutes is the time the Minutes row shows: while a question
+// count is being typed and no time was chosen, the time that count gets
+// (examMinutes), so the row never shows a stale default.
+func (m *Menu) previewMinutes() int {
+	if m.field != 0 || m.edit == "" || m.minutesSet {
+		return m.eMinutes
+	}
+	n, err := strconv.Atoi(m.edit)
+	if err != nil || n < 1 {
+		return m.eMinutes
+	}
+	return examMinutes(min(n, max(m.examAvailable(), 1)))
+}
+
 // commit applies the typed digits to the focused field.
 func (m *Menu) commit() {
 	n, err := strconv.Atoi(m.edit)
@@ -605,7 +619,7 @@ func (m *Menu) setupView() []string {
 	if m.setup == menuExam {
 		rows = []row{
 			{"Questions", num(0, m.eCount), fmt.Sprintf("of at most %d: no two give each other away", m.examAvailable())},
-			{"Minutes", num(1, m.eMinutes), "time up hands it in"},
+			{"Minutes", num(1, m.previewMinutes()), "time up hands it in"},
 			{"Pass line", num(2, m.ePass) + "%", "right to pass"},
 		}
 	} else {

@@ -580,6 +580,12 @@ func TestQuizMenuSetUp(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "Mock exam · set up") || !strings.Contains(v, "Minutes") {
 		t.Fatalf("no exam set-up:\n%s", v)
 	}
+	// The time follows the typed count at once, not on leaving the field.
+	m, _ = uitest.Drive(m, uitest.Press("2"))
+	if row := uitest.LineWith(m.View(), "Minutes"); !strings.Contains(row, " 3 ") {
+		t.Fatalf("typing 2 questions left the time at %q, want 3 minutes", row)
+	}
+	// 24 is more than the bank holds: the count, and its time, are 4's.
 	m, quit := uitest.Drive(m, uitest.Press("4"), uitest.Press("q"))
 	if quit {
 		t.Fatal("q quit while typing a number")
