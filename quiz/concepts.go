@@ -78,6 +78,9 @@ var Concepts = []Concept{
 	{"empty-exact-id", "§4", "an exact-id lookup may define \"no such record\" as an error by contract; a search never should"},
 	{"empty-needs-valid-input", "§4 §2", "a zero from input that cannot be right (a start after its end) is a validation error, not a valid empty result"},
 	{"empty-consistent", "§4", "whatever a tool's contract for \"no such record\", it answers that one way every time, for every record and every caller"},
+	{"empty-as-failure-cost", "§4", "empty reported as failure: a search that ran, flagged transient, is resent to the cap and ends with the user told \"I couldn't check\", not \"no match\""},
+	{"empty-failure-no-count", "§4", "an access failure carries no resultCount and no empty list, not even 0: nothing was counted, and a zero is the mark of a query that ran"},
+	{"empty-cut-short", "§4 §9", "a query stopped before it finished (a statement timeout, a cancelled cursor) is an access failure, not an empty result, even with no rows and no exception"},
 	// §5 Recovery across agents.
 	{"prop-local-retry", "§5", "a subagent retries transient errors itself; a recovered failure never reaches the coordinator"},
 	{"prop-report", "§5", "on the cap, one report upward: the partial results, the unresolved error with its category, what was attempted"},
@@ -91,6 +94,7 @@ var Concepts = []Concept{
 	{"safe-policy-internals", "§6", "no full policy internals: the one rule that applied, not the rule book"},
 	{"safe-own-fault-generic", "§6 §9", "a failure the tool's own code caused, unforeseen, is an unexpected fault (generic message, correlationId) even when the upstream's reply names a field: not the agent's input to correct"},
 	{"safe-whole-result", "§6", "the never-list covers the whole error result, _meta included; the details go to the server's log, under an opaque correlationId"},
+	{"safe-server-log", "§6", "an unexpected fault's details go to the server's own log, under the result's correlationId: not into the result, and not out to the client in a log notification"},
 	// §7 One flag, several spellings.
 	{"flag-spellings", "§7", "one flag, several spellings: MCP isError, Messages API tool_result is_error, Python @tool \"is_error\": True, TypeScript tool() isError (two questions that contrast spellings answer each other)"},
 	{"sdk-loop-survives", "§7", "an exception that escapes an Agent SDK in-process tool (Python or TypeScript) does not end the run: the model takes its next turn with a result for that call"},
