@@ -61,6 +61,9 @@ var Concepts = []Concept{
 	{"cat-closed-window", "§2", "transient, not business: a service closed for a set window (a nightly ledger close) is unavailable; the identical call works when it reopens, so isRetryable true"},
 	{"cat-out-of-range", "§2", "validation, not business: an argument beyond what one call takes (a 31-day span, 20 results) is met by new calls inside the range; it refuses nothing the customer asked for"},
 	{"cat-permission-not-consent", "§2", "permission is the calling principal's missing access: the customer's consent, proof of her identity or a manager's sign-off adds none, so that principal does not send the call again"},
+	{"retry-new-call-no-wait", "§2", "the backoff's waits stand only before resends of a transient failure: a new call (corrected input, another principal) goes without one, even straight after failures"},
+	{"backoff-ends-on-answer", "§2 §4", "the backoff resends transient failures only: the first reply that is not one (a success, a valid empty included) ends it, with resends left"},
+	{"resend-before-partial", "§2 §5 §9", "a call that failed transiently beside calls that answered is resent alone, on the backoff, before any partial answer: partial results go out only once its cap is spent"},
 	// §3 Structured metadata.
 	{"meta-placement", "§3", "the category fields go in structuredContent and, the same data serialized, in a text block"},
 	{"meta-convention", "§3", "errorCategory, isRetryable and description are an application convention; MCP defines content, structuredContent, isError and _meta"},
@@ -106,6 +109,7 @@ var Concepts = []Concept{
 	{"dt-partial", "§9", "partial row: a success with warnings and the partial results, or isError true if the task cannot be done"},
 	{"dt-rate-limit-known", "§9", "rate limit row: retryAfterSeconds only when the upstream names the wait for this reply; none is carried over or guessed, and the agent's backoff sets it"},
 	{"dt-missing-field", "§9", "missing-field row: the validation result names which field is missing and gives an example call"},
+	{"dt-date-no-silent-fix", "§9", "date row: a date in the wrong format is refused as validation with the corrected value, even when it can be read only one way; the handler does not read it and carry on"},
 }
 
 // ConceptOf returns the catalogue entry with that id.
