@@ -34,6 +34,8 @@ var Concepts = []Concept{
 	{"rev-sep-2145", "§1", "SEP-2145 (unknown tool as isError) is an open proposal: graded contested, not right"},
 	{"wire-parse-vs-invalid", "§1", "-32700 only for bytes that do not parse as JSON; JSON that parses but is no request object (a bare string, no method member) is -32600"},
 	{"exec-upstream-error", "§1", "a tool that was found and ran reports what failed beneath it, even a JSON-RPC error from a service it calls, as an isError result, not as a protocol error"},
+	{"exec-policy-refusal", "§1", "a rule that refuses the tool's work (a limit, unpaid fees, a closed window) is a tool execution error: an isError result, not a JSON-RPC error of any code, nor a success that says no"},
+	{"wire-error-shape", "§1", "a protocol error is an error member {code, message, data?} and no result: data may be left out, and one reply never carries an error and a result together"},
 	// §2 The four categories and isRetryable.
 	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
 	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
@@ -110,6 +112,7 @@ var Concepts = []Concept{
 	{"dt-rate-limit-known", "§9", "rate limit row: retryAfterSeconds only when the upstream names the wait for this reply; none is carried over or guessed, and the agent's backoff sets it"},
 	{"dt-missing-field", "§9", "missing-field row: the validation result names which field is missing and gives an example call"},
 	{"dt-date-no-silent-fix", "§9", "date row: a date in the wrong format is refused as validation with the corrected value, even when it can be read only one way; the handler does not read it and carry on"},
+	{"dt-permission-no-retry", "§9", "permission row: isError true, permission and no automatic retry (isRetryable false, no retryAfterSeconds), even when the access is on its way"},
 }
 
 // ConceptOf returns the catalogue entry with that id.
