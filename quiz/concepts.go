@@ -74,6 +74,7 @@ var Concepts = []Concept{
 	{"empty-exact-id", "§4", "an exact-id lookup may define \"no such record\" as an error by contract; a search never should"},
 	{"empty-needs-valid-input", "§4 §2", "a zero from input that cannot be right (a start after its end) is a validation error, not a valid empty result"},
 	{"empty-consistent", "§4", "whatever a tool's contract for \"no such record\", it answers that one way every time, for every record and every caller"},
+	{"empty-search-under-id", "§4", "the exact-id exception covers an id that names no record; the records under a real id that match nothing (an account's readings between two dates) are a search's zero, a valid empty result"},
 	// §5 Recovery across agents.
 	{"prop-local-retry", "§5", "a subagent retries transient errors itself; a recovered failure never reaches the coordinator"},
 	{"prop-report", "§5", "on the cap, one report upward: the partial results, the unresolved error with its category, what was attempted"},
@@ -87,6 +88,7 @@ var Concepts = []Concept{
 	{"safe-policy-internals", "§6", "no full policy internals: the one rule that applied, not the rule book"},
 	{"safe-own-fault-generic", "§6 §9", "a failure the tool's own code caused, unforeseen, is an unexpected fault (generic message, correlationId) even when the upstream's reply names a field: not the agent's input to correct"},
 	{"safe-whole-result", "§6", "the never-list covers the whole error result, _meta included; the details go to the server's log, under an opaque correlationId"},
+	{"safe-expected-by-kind", "§6 §9", "expected means a kind of failure the rules give a row (an upstream that stops answering, a refusal), however rare or surprising: it gets a specific message; the generic one is for faults the tool's code did not foresee"},
 	// §7 One flag, several spellings.
 	{"flag-spellings", "§7", "one flag, several spellings: MCP isError, Messages API tool_result is_error, Python @tool \"is_error\": True, TypeScript tool() isError (two questions that contrast spellings answer each other)"},
 	{"sdk-loop-survives", "§7", "an exception that escapes an Agent SDK in-process tool (Python or TypeScript) does not end the run: the model takes its next turn with a result for that call"},
