@@ -86,6 +86,7 @@ var Concepts = []Concept{
 	{"empty-as-failure-cost", "§4", "empty reported as failure: a search that ran, flagged transient, is resent to the cap and ends with the user told \"I couldn't check\", not \"no match\""},
 	{"empty-failure-no-count", "§4", "an access failure carries no resultCount and no empty list, not even 0: nothing was counted, and a zero is the mark of a query that ran"},
 	{"empty-cut-short", "§4 §9", "a query stopped before it finished (a statement timeout, a cancelled cursor) is an access failure, not an empty result, even with no rows and no exception"},
+	{"empty-search-under-id", "§4", "the exact-id exception covers an id that names no record; the records under a real id that match nothing (an account's readings between two dates) are a search's zero, a valid empty result"},
 	// §5 Recovery across agents.
 	{"prop-local-retry", "§5", "a subagent retries transient errors itself; a recovered failure never reaches the coordinator"},
 	{"prop-report", "§5", "on the cap, one report upward: the partial results, the unresolved error with its category, what was attempted"},
@@ -100,6 +101,7 @@ var Concepts = []Concept{
 	{"safe-own-fault-generic", "§6 §9", "a failure the tool's own code caused, unforeseen, is an unexpected fault (generic message, correlationId) even when the upstream's reply names a field: not the agent's input to correct"},
 	{"safe-whole-result", "§6", "the never-list covers the whole error result, _meta included; the details go to the server's log, under an opaque correlationId"},
 	{"safe-server-log", "§6", "an unexpected fault's details go to the server's own log, under the result's correlationId: not into the result, and not out to the client in a log notification"},
+	{"safe-expected-by-kind", "§6 §9", "expected means a kind of failure the rules give a row (an upstream that stops answering, a refusal), however rare or surprising: it gets a specific message; the generic one is for faults the tool's code did not foresee"},
 	// §7 One flag, several spellings.
 	{"flag-spellings", "§7", "one flag, several spellings: MCP isError, Messages API tool_result is_error, Python @tool \"is_error\": True, TypeScript tool() isError (two questions that contrast spellings answer each other)"},
 	{"sdk-loop-survives", "§7", "an exception that escapes an Agent SDK in-process tool (Python or TypeScript) does not end the run: the model takes its next turn with a result for that call"},
