@@ -100,8 +100,8 @@ var Concepts = []Concept{
 	{"safe-policy-internals", "§6", "no full policy internals: the one rule that applied, not the rule book"},
 	{"safe-own-fault-generic", "§6 §9", "a failure the tool's own code caused, unforeseen, is an unexpected fault (generic message, correlationId) even when the upstream's reply names a field: not the agent's input to correct"},
 	{"safe-whole-result", "§6", "the never-list covers the whole error result, _meta included; the details go to the server's log, under an opaque correlationId"},
-	{"safe-server-log", "§6", "an unexpected fault's details go to the server's own log, under the result's correlationId: not into the result, and not out to the client in a log notification"},
-	{"safe-expected-by-kind", "§6 §9", "expected means a kind of failure the rules give a row (an upstream that stops answering, a refusal), however rare or surprising: it gets a specific message; the generic one is for faults the tool's code did not foresee"},
+	{"safe-server-log", "§6", "an unexpected fault's details, its cause in harmless plain words included, go to the server's own log under the result's correlationId: not into the result, and not out to the client in a log notification"},
+	{"safe-expected-by-kind", "§6 §9", "expected means a kind of failure the rules name (an overloaded store, an upstream that stops answering, a refusal), however rare and even inside the company's own systems: it gets a specific message; the generic one is for faults the tool's code did not foresee"},
 	// §7 One flag, several spellings.
 	{"flag-spellings", "§7", "one flag, several spellings: MCP isError, Messages API tool_result is_error, Python @tool \"is_error\": True, TypeScript tool() isError (two questions that contrast spellings answer each other)"},
 	{"sdk-loop-survives", "§7", "an exception that escapes an Agent SDK in-process tool (Python or TypeScript) does not end the run: the model takes its next turn with a result for that call"},
