@@ -59,7 +59,7 @@ var Concepts = []Concept{
 	{"cat-start-after-end", "§2", "validation, not business: an end before its start is malformed input, whatever rule the tool's message cites"},
 	{"cat-missing-field", "§2 §9", "validation, not permission: a field the tool needs, left out of the call, is fixed by a new call that carries it, even when it guards a regulated action"},
 	{"cat-overloaded-store", "§2", "transient, not business: a store at capacity (overloaded) is resent after the backoff, even when its words read like a full slot"},
-	{"cat-customer-not-caller", "§2", "business, not permission: a refusal worded \"not authorised\" that names the customer's account (its credit level, an entitlement it lacks) refuses every caller alike; permission is the caller's own missing access"},
+	{"cat-customer-not-caller", "§2", "business, not permission: a refusal, however worded (\"not authorised\", \"refused\"), that names the customer's account (its credit level, an entitlement it lacks) refuses every caller alike; permission is the caller's own missing access"},
 	{"cat-closed-window", "§2", "transient, not business: a service closed for a set window (a nightly ledger close) is unavailable; the identical call works when it reopens, so isRetryable true"},
 	{"cat-out-of-range", "§2", "validation, not business: an argument beyond what one call takes (a 31-day span, 20 results) is met by new calls inside the range; it refuses nothing the customer asked for"},
 	{"cat-permission-not-consent", "§2", "permission is the calling principal's missing access: the customer's consent, proof of her identity or a manager's sign-off adds none, so that principal does not send the call again"},
