@@ -319,6 +319,13 @@ func (m *Menu) key(k tea.KeyMsg) tea.Cmd {
 		if len(m.edit) < 3 {
 			m.edit += s
 		}
+		// A count past what the exam can hold shows that most at once,
+		// not digits the field will not keep.
+		if m.setup == menuExam && m.field == 0 {
+			if n, err := strconv.Atoi(m.edit); err == nil && n > max(m.examAvailable(), 1) {
+				m.edit = strconv.Itoa(max(m.examAvailable(), 1))
+			}
+		}
 		return nil
 	}
 	if m.edit != "" {
@@ -666,7 +673,7 @@ func (m *Menu) countNote() string {
 		if avail == len(m.pool.Filter(m.topicID())) {
 			return fmt.Sprintf("of %d (all of them; %d on a larger topic)", avail, m.pCount)
 		}
-		return fmt.Sprintf("of %d: the rest would give answers away (%d on a larger topic)", avail, m.pCount)
+		return fmt.Sprintf("of %d: more would give answers away (%d elsewhere)", avail, m.pCount)
 	}
 	return fmt.Sprintf("of %d", avail)
 }

@@ -585,8 +585,12 @@ func TestQuizMenuSetUp(t *testing.T) {
 	if row := uitest.LineWith(m.View(), "Minutes"); !strings.Contains(row, " 3 ") {
 		t.Fatalf("typing 2 questions left the time at %q, want 3 minutes", row)
 	}
-	// 24 is more than the bank holds: the count, and its time, are 4's.
-	m, quit := uitest.Drive(m, uitest.Press("4"), uitest.Press("q"))
+	// 24 is more than the bank holds: the field shows 4 at once.
+	m, _ = uitest.Drive(m, uitest.Press("4"))
+	if row := uitest.LineWith(m.View(), "Questions"); !strings.Contains(row, "‹ 4▏ ›") {
+		t.Fatalf("typing 24 of 4 shows %q, want the most the exam holds, 4", row)
+	}
+	m, quit := uitest.Drive(m, uitest.Press("q"))
 	if quit {
 		t.Fatal("q quit while typing a number")
 	}
