@@ -319,11 +319,11 @@ func (m *Menu) key(k tea.KeyMsg) tea.Cmd {
 		if len(m.edit) < 3 {
 			m.edit += s
 		}
-		// A count past what the exam can hold shows that most at once,
-		// not digits the field will not keep.
-		if m.setup == menuExam && m.field == 0 {
-			if n, err := strconv.Atoi(m.edit); err == nil && n > max(m.examAvailable(), 1) {
-				m.edit = strconv.Itoa(max(m.examAvailable(), 1))
+		// A number past the field's range shows its most at once, not
+		// digits the field will not keep.
+		if _, hi := m.bounds(); hi > 0 {
+			if n, err := strconv.Atoi(m.edit); err == nil && n > hi {
+				m.edit = strconv.Itoa(hi)
 			}
 		}
 		return nil
@@ -449,11 +449,32 @@ func (m *Menu) previewMinutes() int {
 	if m.field != 0 || m.edit == "" || m.minutesSet {
 		return m.eMinutes
 	}
-	n, err := strconv.Atoi(m.edit)
+	n, err := strconv.Atoi(m.edit) // typing keeps it within bounds
 	if err != nil || n < 1 {
 		return m.eMinutes
 	}
-	return examMinutes(min(n, max(m.examAvailable(), 1)))
+	return examMinutes(n)
+}
+
+// bounds is the range of the focused number field (0, 0 for the topic):
+// set clamps to it, and typing never shows more than its top.
+func (m *Menu) bounds() (lo, hi int) {
+	if m.setup == menuExam {
+		switch m.field {
+		case 0:
+			return 1, max(m.examAvailable(), 1)
+		case 1:
+			return 1, 600
+		case 2:
+			return 1, 100
+		}
+		return 0, 0
+	}
+	if m.field == 1 {
+		// A typed count larger than the topic is kept for larger topics.
+		return 1, max(len(m.pool.Items), 1)
+	}
+	return 0, 0
 }
 
 // commit applies the typed digits to the focused field.
@@ -486,18 +507,19 @@ func (m *Menu) value() int {
 
 // set puts n, clamped to the field's range, into the focused field.
 func (m *Menu) set(n int) {
-	clamp := func(v, lo, hi int) int { return max(min(v, hi), lo) }
+	lo, hi := m.bounds()
+	v := max(min(n, hi), lo)
 	if m.setup == menuExam {
 		switch m.field {
 		case 0:
-			m.eCount = clamp(n, 1, max(m.examAvailable(), 1))
+			m.eCount = v
 			if !m.minutesSet {
 				m.eMinutes = examMinutes(m.eCount)
 			}
 		case 1:
-			m.eMinutes, m.minutesSet = clamp(n, 1, 600), true
+			m.eMinutes, m.minutesSet = v, true
 		case 2:
-			m.ePass = clamp(n, 1, 100)
+			m.ePass = v
 		}
 		return
 	}
@@ -506,8 +528,7 @@ func (m *Menu) set(n int) {
 		// The chosen count stays; the topic only limits what is shown.
 		m.topic = (n + len(qz.Topics) + 1) % (len(qz.Topics) + 1)
 	case 1:
-		// A typed count larger than the topic is kept for larger topics.
-		m.pCount = clamp(n, 1, max(len(m.pool.Items), 1))
+		m.pCount = v
 	}
 }
 

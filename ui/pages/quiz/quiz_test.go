@@ -594,7 +594,12 @@ func TestQuizMenuSetUp(t *testing.T) {
 	if quit {
 		t.Fatal("q quit while typing a number")
 	}
-	m, _ = uitest.Drive(m, uitest.Press("down"), uitest.Press("down"), uitest.Press("left"), uitest.Press("enter"))
+	// Every number field shows its top at once: a pass line of 500% is 100%.
+	m, _ = uitest.Drive(m, uitest.Press("down"), uitest.Press("down"), uitest.Press("5"), uitest.Press("0"), uitest.Press("0"))
+	if row := uitest.LineWith(m.View(), "Pass line"); !strings.Contains(row, "100▏") {
+		t.Fatalf("typing a pass line of 500 shows %q, want 100", row)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("left"), uitest.Press("enter"))
 	s := sessionOf(t, m)
 	if len(s.Session().Items) != 4 || s.Session().Duration != 6*time.Minute || s.Session().PassMark != 0.65 {
 		t.Fatalf("exam of %d items, %s, pass %.2f", len(s.Session().Items), s.Session().Duration, s.Session().PassMark)
