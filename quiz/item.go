@@ -124,6 +124,27 @@ func (it *Item) Check(a Answer) bool {
 	return true
 }
 
+// Fits reports whether answer a has the shape of it (nil, or one choice
+// list per part, each index one of that part's choices): an answer read
+// from a progress file edited by hand, or kept from before the item
+// changed, must not point past its choices.
+func (it *Item) Fits(a Answer) bool {
+	if a == nil {
+		return true
+	}
+	if len(a) != len(it.Parts) {
+		return false
+	}
+	for i, picks := range a {
+		for _, c := range picks {
+			if c < 0 || c >= len(it.Parts[i].Choices) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Complete reports whether every part has at least one choice.
 func (it *Item) Complete(a Answer) bool {
 	if len(a) != len(it.Parts) {

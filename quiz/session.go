@@ -390,8 +390,8 @@ func examDraw(items []*Item, count int, r *rand.Rand) []*Item {
 // fewest questions that still fit, against the number it still needs), and
 // takes, of its difficulty-3 questions if any fit (else, or one time in
 // hardSkip, of all), the first in its shuffled order or, when careful, one
-// that keeps the fewest others out. Without that order the concept cap
-// and Item.Apart starve a topic whose questions share rules (layers)
+// that keeps the fewest others out. Without that order clash (shared
+// rules, Item.Apart) starves a topic whose questions share rules (layers)
 // before its turn comes. got counts what each topic has.
 func shareDraw(d *draw, got map[string]int, order []string, byTopic map[string][]*Item, quota map[string]int, careful bool, r *rand.Rand) {
 	for {
@@ -717,7 +717,7 @@ func (p *Pool) ReplayExam(e ExamRecord) (*Session, Result, error) {
 			continue
 		}
 		var a Answer
-		if i < len(e.Answers) && answerFits(it, e.Answers[i]) {
+		if i < len(e.Answers) && it.Fits(e.Answers[i]) {
 			a = e.Answers[i]
 		}
 		s.Items = append(s.Items, it)
@@ -728,24 +728,4 @@ func (p *Pool) ReplayExam(e ExamRecord) (*Session, Result, error) {
 		return nil, Result{}, fmt.Errorf("that exam's answers cannot be shown: the bank no longer has %d of its questions", gone)
 	}
 	return s, s.Score(e.At), nil
-}
-
-// answerFits reports whether answer a has the shape of it (one choice list per
-// part, each index a choice): a record edited by hand, or an item changed
-// since, must not point past its choices.
-func answerFits(it *Item, a Answer) bool {
-	if a == nil {
-		return true
-	}
-	if len(a) != len(it.Parts) {
-		return false
-	}
-	for i, picks := range a {
-		for _, c := range picks {
-			if c < 0 || c >= len(it.Parts[i].Choices) {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -99,7 +99,7 @@ func (m *examResults) mouse(msg tea.MouseMsg) {
 		return
 	}
 	if d := wheel(msg); d != 0 {
-		m.off = max(min(m.off+d*wheelLines, len(m.over)-m.h), 0)
+		m.off = m.within(m.off + d*wheelLines)
 	}
 }
 

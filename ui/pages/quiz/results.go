@@ -166,9 +166,12 @@ func (m *examResults) key(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	m.off, _ = pane.ScrollOffset(m.c.Nav, k, m.off, m.h, len(m.over)-m.h)
-	m.off = max(min(m.off, len(m.over)-m.h), 0)
+	m.off = m.within(m.off)
 	return nil
 }
+
+// within keeps an overview offset inside the page at its current size.
+func (m *examResults) within(off int) int { return max(min(off, len(m.over)-m.h), 0) }
 
 // answerRow is the exam's items as cells, the shown one bracketed: ✓
 // right, ✗ wrong (or partly answered), ○ not answered. Widths are
@@ -242,7 +245,7 @@ func (m *examResults) View() string {
 		lines = append(lines, m.item(m.page).View())
 		return strings.Join(lines, "\n")
 	}
-	off := max(min(m.off, len(m.over)-m.h), 0) // a resize may have shortened it
+	off := m.within(m.off) // a resize may have shortened it
 	return strings.Join(m.over[off:min(off+m.h, len(m.over))], "\n")
 }
 
