@@ -46,6 +46,9 @@ type Menu struct {
 	minutesSet bool
 	// capacity caches available() per topic ("exam" for the mock exam).
 	capacity map[string]int
+	// questions is how many of the pool's items are authored questions,
+	// counted once when the pool arrives (the rest are drills).
+	questions int
 
 	// What a review brings back: missed (box 1, first) and still
 	// learning (right, but not yet three times in a row).
@@ -254,6 +257,7 @@ func (m *Menu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.c.SetStatus(common.StatusError, "the questions could not be prepared: %v", m.err)
 			return m, nil
 		}
+		m.questions = len(m.pool.Filter("", qz.KindQuestion))
 		m.refresh()
 		if st := m.pending; st != nil {
 			m.pending = nil
@@ -562,9 +566,8 @@ func (m *Menu) View() string {
 			add(" " + st.Bad.Render(l))
 		}
 	case m.pool != nil:
-		questions := len(m.pool.Filter("", qz.KindQuestion))
-		info := fmt.Sprintf("%s and %s on %d topics", common.Plural(questions, "exam-style question"),
-			common.Plural(len(m.pool.Items)-questions, "drill"), len(qz.Topics))
+		info := fmt.Sprintf("%s and %s on %d topics", common.Plural(m.questions, "exam-style question"),
+			common.Plural(len(m.pool.Items)-m.questions, "drill"), len(qz.Topics))
 		if r := m.reviewCounts(); r != "" {
 			info += " · for review: " + r
 		}
