@@ -117,11 +117,14 @@ func classifyDrill(s *scenarios.Scenario, ex wire.Exchange, id string) (*Item, e
 		rules.LayerExecution: "The response is a normal result with isError: true: the tool ran and failed (§1).",
 		rules.LayerSuccess:   "The response is a result without isError: the call succeeded" + map[bool]string{true: ", and it matched nothing (§4).", false: "."}[cl.Empty],
 	}
+	// A wrong choice says what its own layer would look like, so three
+	// choices never share one sentence.
+	layerLooks := []string{"an error member with a code and no result", "a result with isError: true", "a result without isError"}
 	for i := range layer.Choices {
 		if layer.Choices[i].Correct {
 			layer.Choices[i].Explanation = layerWhy[cl.Layer]
 		} else {
-			layer.Choices[i].Explanation = "Not this one. " + layerWhy[cl.Layer]
+			layer.Choices[i].Explanation = fmt.Sprintf("Not this one: that would be %s. %s", layerLooks[i], layerWhy[cl.Layer])
 		}
 	}
 	cat := Part{Prompt: "Which errorCategory does it state?"}
@@ -146,11 +149,12 @@ func classifyDrill(s *scenarios.Scenario, ex wire.Exchange, id string) (*Item, e
 		{Text: "Nothing: the response carries no isRetryable", Correct: !stated},
 	}
 	rw := retryWhy(cl)
+	retryLooks := []string{"isRetryable: true in the result", "isRetryable: false in the result", "a response with no isRetryable"}
 	for i := range retry.Choices {
 		if retry.Choices[i].Correct {
 			retry.Choices[i].Explanation = rw
 		} else {
-			retry.Choices[i].Explanation = "Not this one. " + rw
+			retry.Choices[i].Explanation = fmt.Sprintf("Not this one: that needs %s. %s", retryLooks[i], rw)
 		}
 	}
 	stem := fmt.Sprintf("%s\n\nThe agent sent %s under spec %s. Classify the response.", situation(s), callText(s), ex.Revision)

@@ -214,6 +214,29 @@ func TestDrillKeysComeFromTheRules(t *testing.T) {
 	}
 }
 
+// Each choice of a drill's part explains itself: a new user found three
+// choices of one part explained by the same sentence, which once the
+// "Not this one." opener is set aside told them nothing about their pick.
+func TestDrillChoicesExplainThemselves(t *testing.T) {
+	p := testPool(t)
+	for _, it := range p.Filter("", KindClassify) {
+		for _, part := range it.Parts {
+			seen := map[string]bool{}
+			for _, ch := range part.Choices {
+				why := ch.Explanation // as the screen shows it, without the opener
+				for _, opener := range []string{"Not this one.", "Not this one:"} {
+					why = strings.TrimPrefix(why, opener)
+				}
+				why = strings.ToLower(strings.TrimSpace(why))
+				if seen[why] {
+					t.Errorf("%s, %q: two choices share the explanation %q", it.ID, part.Prompt, why)
+				}
+				seen[why] = true
+			}
+		}
+	}
+}
+
 func indexOf(l rules.Layer) int {
 	return map[rules.Layer]int{rules.LayerProtocol: 0, rules.LayerExecution: 1, rules.LayerSuccess: 2}[l]
 }
