@@ -316,7 +316,7 @@ func TestStripVerdictInQuizExplanations(t *testing.T) {
 	qm, _ = uitest.Drive(qm, answerKeys(s.Items[0], false)...)
 	qm, _ = uitest.Drive(qm, uitest.Press("enter"))
 	v := qm.View()
-	if !strings.Contains(v, "✓ correct") || strings.Contains(v, "correct: Yes") || strings.Contains(v, "correct · your pick: Yes") {
+	if !strings.Contains(v, "✓ correct") || strings.Contains(v, "correct: Yes") || strings.Contains(v, "correct · your pick — Yes") {
 		t.Errorf("double label in the explanations:\n%s", v)
 	}
 }

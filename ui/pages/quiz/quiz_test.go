@@ -660,8 +660,13 @@ func TestExamReviewWalk(t *testing.T) {
 	if !strings.Contains(v, "✓ correct · you missed it") {
 		t.Errorf("the right answer the learner missed is not marked as missed:\n%s", v)
 	}
-	if strings.Contains(v, "✗ wrong:") || !strings.Contains(v, "– wrong option:") {
+	if strings.Contains(v, "✗ wrong —") || !strings.Contains(v, "– wrong option —") {
 		t.Errorf("want the wrong options not picked marked – wrong option, not ✗ wrong:\n%s", v)
+	}
+	// A dash, not a colon, sets the explanation apart from the mark (after
+	// "your pick:" a new user read the explanation as the pick itself).
+	if strings.Contains(v, "you missed it:") || !strings.Contains(v, "you missed it —") {
+		t.Errorf("want a dash between the mark and its explanation:\n%s", v)
 	}
 	m, _ = uitest.Drive(m, uitest.Press("right"))
 	if v := m.View(); !strings.Contains(v, "Answer 2 of 3") || !strings.Contains(v, "not answered") {

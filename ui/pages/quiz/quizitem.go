@@ -378,11 +378,18 @@ func (q *question) choiceLines(i, j int, tw int) []string {
 	if expl == "" {
 		expl = "(no explanation given)"
 	}
-	const indent = 11
-	body := wrap(tag+": "+strings.Join(strings.Fields(common.Sanitize(expl)), " "), max(tw+1-indent, 10))
+	// A dash, not a colon, between the tag and the explanation: after
+	// "your pick:" a new user read the explanation as the pick itself.
+	const indent, sep = 11, " — "
+	body := wrap(tag+sep+strings.Join(strings.Fields(common.Sanitize(expl)), " "), max(tw+1-indent, 10))
 	for k, l := range body {
 		if k == 0 && strings.HasPrefix(l, tag) {
-			l = tagSt.Render(tag) + st.Muted.Render(l[len(tag):min(len(tag)+1, len(l))]) + l[min(len(tag)+1, len(l)):]
+			rest := strings.TrimPrefix(l[len(tag):], strings.TrimRight(sep, " "))
+			if len(rest) < len(l[len(tag):]) { // the dash is on this line
+				l = tagSt.Render(tag) + st.Muted.Render(strings.TrimRight(sep, " ")) + rest
+			} else {
+				l = tagSt.Render(tag) + l[len(tag):]
+			}
 		}
 		body[k] = strings.Repeat(" ", indent) + l
 	}
