@@ -394,7 +394,7 @@ func TestReviewWording(t *testing.T) {
 	m, _ = uitest.Drive(m, answerKeys(s.Items[1], true)...)
 	m, _ = uitest.Drive(m, uitest.Press("s"), uitest.Press("y"))
 	view := strings.Join(strings.Fields(m.View()), " ")
-	if !strings.Contains(view, "2 missed · p or enter reviews them in exam order") {
+	if !strings.Contains(view, "2 missed · p or enter: answer them again in exam order") {
 		t.Errorf("results do not offer to practise the missed:\n%s", m.View())
 	}
 	m, _ = uitest.Drive(m, uitest.Press("p"))
@@ -478,7 +478,7 @@ func TestExamResultsFitAt80x24(t *testing.T) {
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 30, Seed: 8000})
 	m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.Press("s"), uitest.Press("y"))
 	v := m.View()
-	if !strings.Contains(v, "30 missed · p or enter reviews them in exam order, each explained.") || !strings.Contains(v, "Judgement on the decision table") {
+	if !strings.Contains(v, "30 missed · p or enter: answer them again in exam order, each explained.") || !strings.Contains(v, "Judgement on the decision table") {
 		t.Errorf("the results do not fit 80x24:\n%s", v)
 	}
 	if strings.Contains(v, "↑/↓ scroll") {

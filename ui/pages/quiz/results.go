@@ -101,7 +101,7 @@ func (m *examResults) FullHelp() [][]key.Binding {
 		{withHelp(k.Prev, "←/[", "previous answer (first: the overview)"), withHelp(k.Forward, "→/]", "next answer"),
 			withHelp(m.c.Nav.Up, "↑/↓", "scroll"), withHelp(m.c.Nav.PageDown, "pgup/pgdn", "page"),
 			withHelp(m.c.Nav.Bottom, "g/G", "top, bottom"), k.Part},
-		{withHelp(k.Practise, "p/enter", "review the questions you missed, in exam order (enter on the overview)"),
+		{withHelp(k.Practise, "p/enter", "answer the questions you missed again, in exam order, each explained (enter on the overview)"),
 			withHelp(k.Results, "r", "your results: mastery, history, weakest topics"), withHelp(m.c.Keys.Back, "esc", "back to the menu")},
 	}
 }
@@ -280,7 +280,9 @@ func (m *examResults) overview() []string {
 			them = "it"
 		}
 		// One line at 80 columns, so the page fits 80x24 whole.
-		text := fmt.Sprintf("%d missed · p or enter reviews %s in exam order, each explained.", n, them)
+		// p starts a practice of the missed, not a walk of the answers
+		// given (→ does that): the words say so.
+		text := fmt.Sprintf("%d missed · p or enter: answer %s again in exam order, each explained.", n, them)
 		for _, l := range wrap(text, max(w-2, 10)) {
 			add(" " + l)
 		}
