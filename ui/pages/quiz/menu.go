@@ -237,8 +237,11 @@ func (m *Menu) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (m *Menu) FullHelp() [][]key.Binding {
 	k := m.keys
+	if m.setup < 0 { // the menu alone: the set-up's keys do nothing yet
+		return [][]key.Binding{{m.c.Nav.Up, m.c.Nav.Down, withHelp(k.Open, "enter", "open")}}
+	}
 	return [][]key.Binding{
-		{m.c.Nav.Up, m.c.Nav.Down, withHelp(k.Open, "enter", "open / start")},
+		{withHelp(m.c.Nav.Up, "↑/↓", "field"), withHelp(k.Open, "enter", "start")},
 		{withHelp(k.Change, "←/→", "change the field's value"), withHelp(k.Type, "0-9", "type a number (q does not quit then)"),
 			key.NewBinding(key.WithKeys("backspace"), key.WithHelp("⌫", "delete a digit")), withHelp(m.c.Keys.Back, "esc", "close the set-up")},
 	}
@@ -329,6 +332,14 @@ func (m *Menu) key(k tea.KeyMsg) tea.Cmd {
 			if n, err := strconv.Atoi(m.edit); err == nil && n > hi {
 				m.edit = strconv.Itoa(hi)
 			}
+		}
+		return nil
+	}
+	if m.edit == "" && s == "backspace" && m.numField() {
+		// ⌫ on a value shown, not typed: it loses its last digit, as
+		// in any text field (it did nothing, which the help belied).
+		if v := strconv.Itoa(m.value()); len(v) > 1 {
+			m.edit = v[:len(v)-1]
 		}
 		return nil
 	}

@@ -576,6 +576,12 @@ func TestQuizMenuSetUp(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "4 exam-style questions and 5 drills on 10 topics") {
 		t.Fatalf("menu not loaded:\n%s", v)
 	}
+	// The menu's help offers the menu's keys, not a set-up's not yet open.
+	m, _ = uitest.Drive(m, uitest.Press("?"))
+	if v := m.View(); strings.Contains(v, "close the set-up") {
+		t.Fatalf("the menu's help lists the set-up's keys:\n%s", v)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("?"))
 	m, _ = uitest.Drive(m, uitest.Press("down"), uitest.Press("enter"))
 	if v := m.View(); !strings.Contains(v, "Mock exam · set up") || !strings.Contains(v, "Minutes") {
 		t.Fatalf("no exam set-up:\n%s", v)
@@ -598,6 +604,11 @@ func TestQuizMenuSetUp(t *testing.T) {
 	m, _ = uitest.Drive(m, uitest.Press("down"), uitest.Press("down"), uitest.Press("5"), uitest.Press("0"), uitest.Press("0"))
 	if row := uitest.LineWith(m.View(), "Pass line"); !strings.Contains(row, "100▏") {
 		t.Fatalf("typing a pass line of 500 shows %q, want 100", row)
+	}
+	// ⌫ on a value shown, not typed, takes its last digit off (it did nothing).
+	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("backspace"))
+	if row := uitest.LineWith(m.View(), "Pass line"); !strings.Contains(row, " 7▏") {
+		t.Fatalf("⌫ on a pass line of 70 shows %q, want 7 being typed", row)
 	}
 	m, _ = uitest.Drive(m, uitest.Press("esc"), uitest.Press("left"), uitest.Press("enter"))
 	s := sessionOf(t, m)
