@@ -710,7 +710,9 @@ func (m *Menu) countNote() string {
 		}
 		return fmt.Sprintf("of %d: more would give answers away (%d elsewhere)", avail, m.pCount)
 	}
-	return fmt.Sprintf("of %d", avail)
+	// As on the exam's row: the topic line counts everything, this the
+	// most one session holds (a new user read 253 and 69 as a mismatch).
+	return fmt.Sprintf("of at most %d: no two give each other away", avail)
 }
 
 // ---------------------------------------------------------------------
