@@ -144,8 +144,10 @@ func TestExamHelpDoesNotOfferReservedLetters(t *testing.T) {
 	if strings.Contains(v, "a-i") {
 		t.Errorf("the exam's full help offers a-i:\n%s", v)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(v), " "), "1-9 choose (letters too, but f flags and s submits)") {
-		t.Errorf("the exam's full help does not say f and s are taken:\n%s", v)
+	// The full help names the same keys as the footer (a-d/1-4 for four
+	// choices), and that f and s are taken.
+	if !strings.Contains(strings.Join(strings.Fields(v), " "), "a-d/1-4 choose (letters too, but f flags and s submits)") {
+		t.Errorf("the exam's full help does not name the footer's keys and say f and s are taken:\n%s", v)
 	}
 	// Six or more choices: the short help names digits, and the letters
 	// before f.

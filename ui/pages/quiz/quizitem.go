@@ -479,13 +479,15 @@ func (q *question) ShortHelp() []key.Binding {
 // FullHelp lists every key of the item.
 func (q *question) FullHelp() [][]key.Binding {
 	k, nav := q.keys, q.c.Nav
-	choose := withHelp(k.Choose, "a-i/1-9", "choose in the focused part")
+	// The same keys as the short help names (chooseKeys), so the two
+	// never disagree ("a-d/1-4" there, "1-9" here, a new user noticed).
+	choose := withHelp(k.Choose, q.chooseKeys(), "choose in the focused part")
 	if q.reserved != "" {
 		why := q.reservedWhy
 		if why == "" {
 			why = "not " + strings.Join(strings.Split(q.reserved, ""), ", ")
 		}
-		choose = withHelp(k.Choose, "1-9", "choose (letters too, but "+why+")")
+		choose = withHelp(k.Choose, q.chooseKeys(), "choose (letters too, but "+why+")")
 	}
 	return [][]key.Binding{{choose,
 		withHelp(k.Toggle, "space", "pick/toggle at the cursor"), withHelp(nav.Up, "↑/↓", "move the cursor (scroll once shown)"),
