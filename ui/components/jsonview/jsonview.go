@@ -188,7 +188,23 @@ func (d Doc) RenderLines(width int, st *styles.Styles) [][]string {
 	}
 	out := make([][]string, 0, len(d.lines))
 	var cells []cell
-	breakable := func(c cell) bool { return c.r == ' ' && (!d.json || c.kind == tokString) }
+	// A row breaks at a space (dropped at the break): in JSON, a space
+	// inside a string or between two tokens (a key and its value, which
+	// part only when the pair does not fit on one row).
+	breakable := func(c cell) bool { return c.r == ' ' }
+	// In JSON a row may also break after a comma inside a string, or
+	// after the colon that ends a key of JSON held in a string
+	// (`\"isRetryable\":false,\"description\"`), so text a model
+	// reads as JSON wraps between its members, not inside a word.
+	breakAfter := func(prev, c cell) bool {
+		if !d.json || c.kind != tokString {
+			return false
+		}
+		return c.r == ',' || (c.r == ':' && prev.r == '"')
+	}
+	if !d.json {
+		breakAfter = nil
+	}
 	for _, line := range d.lines {
 		cells = cells[:0]
 		for _, seg := range line {
@@ -202,7 +218,7 @@ func (d Doc) RenderLines(width int, st *styles.Styles) [][]string {
 			hang = 2
 		}
 		var rows []string
-		for _, row := range wrapCells(cells, width, hang, breakable) {
+		for _, row := range wrapCells(cells, width, hang, breakable, breakAfter) {
 			rows = append(rows, styleCells(row, styles[:]))
 		}
 		out = append(out, rows)
@@ -218,8 +234,12 @@ func runeWidth(r rune) int {
 	return ansi.StringWidth(string(r))
 }
 
-// wrapCells breaks one source line into rows no wider than width.
-func wrapCells(cells []cell, width, hang int, breakable func(cell) bool) [][]cell {
+// wrapCells breaks one source line into rows no wider than width, at
+// the last place in a row where a break keeps words whole: a breakable
+// cell (a space, dropped at the break) or, when breakAfter is set, just
+// after a cell it accepts (given the cell before it). Only a word wider
+// than a whole row is cut inside.
+func wrapCells(cells []cell, width, hang int, breakable func(cell) bool, breakAfter func(prev, c cell) bool) [][]cell {
 	total := 0
 	for _, c := range cells {
 		total += c.w
@@ -240,6 +260,16 @@ func wrapCells(cells []cell, width, hang int, breakable func(cell) bool) [][]cel
 		}
 		return p
 	}
+	after := func(row []cell, j int) bool {
+		if breakAfter == nil {
+			return false
+		}
+		prev := cell{}
+		if j > 0 {
+			prev = row[j-1]
+		}
+		return breakAfter(prev, row[j])
+	}
 	row := []cell{}
 	rowW := 0
 	minBreak := indent // a break must leave something after the indent
@@ -250,18 +280,25 @@ func wrapCells(cells []cell, width, hang int, breakable func(cell) bool) [][]cel
 			rowW += c.w
 			continue
 		}
-		// Find the last space in this row after minBreak to break at.
-		brk := -1
-		for j := len(row) - 1; j > minBreak; j-- {
-			if breakable(row[j]) {
-				brk = j
-				break
-			}
-		}
 		var carry []cell
-		if brk > 0 && !breakable(c) {
-			carry = append(carry, row[brk+1:]...)
-			row = row[:brk]
+		if !breakable(c) {
+			// The last place in this row after minBreak to break at:
+			// at a space (dropped), or after a cell breakAfter accepts;
+			// what moves down must fit beside c on the next row.
+			tailW := 0
+			for j := len(row) - 1; j > minBreak && cont+tailW+c.w <= width; j-- {
+				if after(row, j) {
+					carry = append(carry, row[j+1:]...)
+					row = row[:j+1]
+					break
+				}
+				if breakable(row[j]) {
+					carry = append(carry, row[j+1:]...)
+					row = row[:j]
+					break
+				}
+				tailW += row[j].w
+			}
 		}
 		rows = append(rows, row)
 		row = pad(cont)

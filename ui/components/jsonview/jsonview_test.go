@@ -133,3 +133,68 @@ func TestLexerMatchesChromas(t *testing.T) {
 		}
 	}
 }
+
+// wordRune is a rune of a word or a key: cutting between two of them
+// cuts the word.
+func wordRune(r rune) bool {
+	return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+}
+
+// TestWrapBreaksBetweenWords: a drill's exhibit (a tool result whose text
+// block holds the structured error as JSON, escaped) wraps at spaces and
+// between the escaped members at every pane width, never inside a key, a
+// value or a word, and never wider than the pane. It used to cut
+// "desc|ription" and "Befo|re".
+func TestWrapBreaksBetweenWords(t *testing.T) {
+	src := `{
+  "jsonrpc": "2.0",
+  "id": 3,
+  "result": {
+    "content": [
+      {
+        "type": "text",
+        "text": "{\"errorCategory\":\"business\",\"isRetryable\":false,\"description\":\"Refunds move money, so they need the customer's explicit yes. Ask the customer to confirm the refund of £24.99 on ORD-4519, then call again with confirmedByUser: true.\",\"code\":\"CONFIRMATION_REQUIRED\",\"customerMessage\":\"Before I refund £24.99 for your USB-C cable three-pack, can you confirm you'd like me to go ahead?\",\"requiresUserAction\":true}"
+      }
+    ],
+    "isError": true,
+    "structuredContent": {
+      "errorCategory": "business",
+      "isRetryable": false,
+      "correlationIdOfTheIncident": "c0ffee00-1234"
+    }
+  }
+}`
+	st := styles.DefaultStyles(lipgloss.NewRenderer(nil))
+	d := JSON(src)
+	srcLines := strings.Split(src, "\n")
+	for w := 40; w <= 100; w++ {
+		for n, rows := range d.RenderLines(w, st) {
+			line := []rune(srcLines[n])
+			p := 0 // where the next row starts in the source line
+			for i, r := range rows {
+				plain := ansi.Strip(r)
+				if ansi.StringWidth(plain) > w {
+					t.Fatalf("width %d: row %q is wider", w, plain)
+				}
+				text := []rune(plain)
+				if i > 0 {
+					text = []rune(strings.TrimLeft(plain, " "))
+					dropped := false
+					for p < len(line) && line[p] == ' ' {
+						p, dropped = p+1, true
+					}
+					if !dropped && p > 0 && p < len(line) && wordRune(line[p-1]) && wordRune(line[p]) {
+						t.Errorf("width %d: a word is cut between rows:\n%s\n%s", w, ansi.Strip(rows[i-1]), plain)
+					}
+				}
+				if p+len(text) > len(line) || string(line[p:p+len(text)]) != string(text) {
+					t.Fatalf("width %d: row %q is not the source's next text (%q)", w, plain, string(line[p:]))
+				}
+				p += len(text)
+			}
+			if p != len(line) {
+				t.Fatalf("width %d: line %d lost %q", w, n, string(line[p:]))
+			}
+		}
+	}
+}

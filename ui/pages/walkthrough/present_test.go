@@ -400,15 +400,15 @@ func TestKeysTogether(t *testing.T) {
 func TestScroll(t *testing.T) {
 	m := open(t, false, 80, 24)
 	m, _ = press(m, "g", "2", "enter", "space", "space", "space", "space")
-	before := uitest.LineWith(m.View(), "/27")
+	before := uitest.LineWith(m.View(), "/26")
 	row := uitest.RowOf(t, m.View(), `"errorCategory": "transient"`)
 	m, _ = uitest.Drive(m, uitest.MousePress(20, row, tea.MouseButtonWheelUp))
-	after := uitest.LineWith(m.View(), "/27")
-	if before == after || !strings.Contains(after, "13-24/27") {
+	after := uitest.LineWith(m.View(), "/26")
+	if before == after || !strings.Contains(after, "12-23/26") {
 		t.Errorf("the wheel over the response: %q, then %q\n%s", before, after, m.View())
 	}
 	m, _ = press(m, "down")
-	if !strings.Contains(m.View(), "14-25/27") {
+	if !strings.Contains(m.View(), "13-24/26") {
 		t.Errorf("↓ does not scroll the response in focus:\n%s", m.View())
 	}
 	m, _ = press(m, "tab", "down")
