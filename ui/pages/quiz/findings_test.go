@@ -192,9 +192,47 @@ func TestExamResultsRowAt80(t *testing.T) {
 	if !strings.Contains(m.View(), "20○") {
 		t.Errorf("the numbered row is not on screen:\n%s", m.View())
 	}
+	// Too narrow for every number: numbered every 5th.
+	if row := ansi.Strip(r.AnswerRow(30)); row != " 1✓✗○○5○○○○○10○○○○○15○○○○○20○" {
+		t.Errorf("row at 30 columns: %q", row)
+	}
 	// Too narrow for numbers: symbols, ○ still for the unanswered.
-	if row := r.AnswerRow(30); !strings.HasPrefix(ansi.Strip(row), " ✓✗○○") {
+	if row := r.AnswerRow(22); !strings.HasPrefix(ansi.Strip(row), " ✓✗○○") {
 		t.Errorf("narrow row: %q", row)
+	}
+}
+
+// TestExamStripNumberedAt80: a 30-question exam's progress strip at 80
+// columns still says where the learner is in numbers (it showed 30 bare
+// dots): every 5th question numbered and the current one, one line, the
+// answered and flagged marks kept; at 120 every question is numbered.
+func TestExamStripNumberedAt80(t *testing.T) {
+	var items []*qz.Item
+	for i := range 30 {
+		items = append(items, testQuestion(fmt.Sprintf("t/q%02d", i), "categories", false, "B", fmt.Sprintf("Question %d?", i+1), "no", "yes", "maybe"))
+	}
+	pool, err := qz.NewPool(items, nil)
+	uitest.Must(t, err)
+	in := []tea.Msg{uitest.Press("2")}
+	for range 12 {
+		in = append(in, uitest.Press("right"))
+	}
+	in = append(in, uitest.Press("f"))
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 30, Seed: 4}, in...)
+	for _, sz := range [][2]int{{80, 24}, {100, 30}, {120, 40}} {
+		m, _ = uitest.Drive(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		strip := uitest.LineWith(m.View(), "[13")
+		if strip == "" {
+			t.Fatalf("%dx%d: the strip does not number the current question 13:\n%s", sz[0], sz[1], m.View())
+		}
+		if w := ansi.StringWidth(strip); w > sz[0] {
+			t.Errorf("%dx%d: the strip is %d wide", sz[0], sz[1], w)
+		}
+		for _, want := range []string{"1●", "[13○⚑]", "10○", "20○", "30○"} {
+			if !strings.Contains(strip, want) {
+				t.Errorf("%dx%d: the strip lacks %q: %q", sz[0], sz[1], want, strip)
+			}
+		}
 	}
 }
 

@@ -645,7 +645,7 @@ func (m *session) navigator() string {
 	st := m.c.Styles
 	n := len(m.s.Items)
 	anyPartly := false
-	cell := func(i int, withNum bool) (string, int) {
+	cell := func(i int, withNum bool) string {
 		sym := "○"
 		symSt := st.Muted
 		switch {
@@ -661,13 +661,12 @@ func (m *session) navigator() string {
 		}
 		styled := symSt.Render(text)
 		if m.s.Flags[i] {
-			text += "⚑"
 			styled += st.Warn.Render("⚑")
 		}
 		if i == m.cur {
-			return st.Cursor.Render("[") + styled + st.Cursor.Render("]"), ansi.StringWidth(text) + 2
+			return st.Cursor.Render("[") + styled + st.Cursor.Render("]")
 		}
-		return styled, ansi.StringWidth(text)
+		return styled
 	}
 	submit := st.ChipKey.Render("s") + st.Muted.Render(" submit")
 	submitW := 8
@@ -678,27 +677,19 @@ func (m *session) navigator() string {
 	if anyPartly {
 		legend = st.Muted.Render("   ● answered  ◐ partly  ○ not yet  ⚑ flagged")
 	}
-	for _, withNum := range []bool{true, false} {
-		sep := " "
-		if !withNum {
-			sep = ""
-		}
-		var parts []string
-		for i := range n {
-			s, _ := cell(i, withNum)
-			parts = append(parts, s)
-		}
-		row := " " + strings.Join(parts, sep)
+	// Every question numbered; else numbered every 5 or 10 (and the
+	// current one), so the row still says where the learner is; else
+	// bare symbols.
+	for _, step := range stripSteps {
+		row := " " + stripRow(n, m.cur, step, cell)
 		rw := ansi.StringWidth(row)
 		switch {
 		case rw+2+submitW+ansi.StringWidth(legend) <= m.w:
 			return row + "  " + submit + legend
 		case rw+2+submitW <= m.w:
 			return row + "  " + submit
-		case withNum && rw <= m.w:
+		case step == 1 && rw <= m.w:
 			return row // the help bar names s
-		case !withNum && rw+2+submitW <= m.w:
-			return row + "  " + submit
 		}
 	}
 	// Too many for one row: a window around the current question.
@@ -708,11 +699,31 @@ func (m *session) navigator() string {
 	from = max(to-room, 0)
 	var parts []string
 	for i := from; i < to; i++ {
-		s, _ := cell(i, false)
-		parts = append(parts, s)
+		parts = append(parts, cell(i, i == m.cur))
 	}
 	line := " " + fmt.Sprintf("%d ", from+1) + strings.Join(parts, "") + fmt.Sprintf(" %d", to) + "  " + submit
 	return fit(line, m.w)
+}
+
+// stripSteps are the numberings a row of questions tries, widest first:
+// every question, every 5th, every 10th, none.
+var stripSteps = []int{1, 5, 10, 0}
+
+// stripRow is a row of n questions' cells: with step 1 each numbered
+// and a space apart ("1● 2○ [3○]"); with a larger step close together,
+// numbered at the first, every step-th and the current one
+// ("1●●●●5●○[8○]○10○"); with step 0 bare symbols. cell(i, numbered)
+// is question i's cell, styled.
+func stripRow(n, cur, step int, cell func(i int, numbered bool) string) string {
+	var b strings.Builder
+	for i := range n {
+		num := step == 1 || (step > 1 && (i == 0 || (i+1)%step == 0 || i == cur))
+		if step == 1 && i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(cell(i, num))
+	}
+	return b.String()
 }
 
 // confirmView is the submit or leave question, with the unanswered and

@@ -188,31 +188,25 @@ func (m *examResults) answerRow(w int) string {
 		}
 		return "✗", st.Bad
 	}
-	row := func(withNum bool) (string, int) {
-		var b strings.Builder
-		b.WriteString(" ")
-		for i := range m.s.Items {
-			s, ss := sym(i)
-			text := s
-			if withNum {
-				text = fmt.Sprint(i+1) + s
-				if i > 0 {
-					b.WriteString(" ")
-				}
-			}
-			cell := ss.Render(text)
-			if i == m.page {
-				cell = st.Cursor.Render("[") + cell + st.Cursor.Render("]")
-			}
-			b.WriteString(cell)
+	cell := func(i int, withNum bool) string {
+		s, ss := sym(i)
+		if withNum {
+			s = fmt.Sprint(i+1) + s
 		}
-		return b.String(), ansi.StringWidth(b.String())
+		c := ss.Render(s)
+		if i == m.page {
+			c = st.Cursor.Render("[") + c + st.Cursor.Render("]")
+		}
+		return c
 	}
-	if r, rw := row(true); rw <= w {
-		return r
+	// Every answer numbered, else numbered every 5 or 10 (and the one
+	// shown), else just the symbols.
+	var r string
+	for _, step := range stripSteps {
+		if r = " " + stripRow(len(m.s.Items), m.page, step, cell); ansi.StringWidth(r) <= w {
+			return r
+		}
 	}
-	// Too wide: just the symbols.
-	r, _ := row(false)
 	return fit(r, w)
 }
 
