@@ -635,7 +635,7 @@ type Result struct {
 	Correct  int
 	Total    int
 	Passed   bool
-	ByTopic  []TopicScore // in Topics order
+	ByTopic  []TopicScore // in the order the topics first come in the session
 	Missed   []string     // item ids answered wrong or not at all
 	Seconds  int
 	PassMark float64
@@ -650,24 +650,22 @@ func (s *Session) Score(now time.Time) Result {
 	if s.Duration > 0 && time.Duration(res.Seconds)*time.Second > s.Duration {
 		res.Seconds = int(s.Duration.Seconds())
 	}
-	per := map[string]*TopicScore{}
+	// Per topic, in the order the topics first come in the session: the
+	// order the learner met them, and the order of the row of answers.
+	per := map[string]int{}
 	for i, it := range s.Items {
-		ts := per[it.Topic]
-		if ts == nil {
-			ts = &TopicScore{Topic: it.Topic}
-			per[it.Topic] = ts
+		k, seen := per[it.Topic]
+		if !seen {
+			k = len(res.ByTopic)
+			per[it.Topic] = k
+			res.ByTopic = append(res.ByTopic, TopicScore{Topic: it.Topic})
 		}
-		ts.Total++
+		res.ByTopic[k].Total++
 		if it.Check(s.Answers[i]) {
-			ts.Correct++
+			res.ByTopic[k].Correct++
 			res.Correct++
 		} else {
 			res.Missed = append(res.Missed, it.ID)
-		}
-	}
-	for _, t := range Topics {
-		if ts := per[t.ID]; ts != nil {
-			res.ByTopic = append(res.ByTopic, *ts)
 		}
 	}
 	res.Passed = res.Total > 0 && float64(res.Correct)/float64(res.Total) >= s.PassMark

@@ -236,6 +236,62 @@ func TestExamStripNumberedAt80(t *testing.T) {
 	}
 }
 
+// TestExamByTopicInExamOrder: the exam's "By topic" rows come in the
+// order the topics first come in the exam, the order of the row of
+// answers below them (they came in the bank's topic order, which the
+// exam does not follow).
+func TestExamByTopicInExamOrder(t *testing.T) {
+	bank, err := qz.DefaultBank()
+	uitest.Must(t, err)
+	var items []*qz.Item
+	for _, q := range bank.Questions {
+		items = append(items, qz.FromQuestion(q))
+	}
+	pool, err := qz.NewPool(items, nil)
+	uitest.Must(t, err)
+	o := qz.Options{Mode: qz.Exam, Count: 30, Seed: 8000}
+	s := sameSession(t, pool, nil, o)
+	var order []string
+	seen := map[string]bool{}
+	for _, it := range s.Items {
+		if !seen[it.Topic] {
+			seen[it.Topic] = true
+			order = append(order, qz.TopicTitle(it.Topic))
+		}
+	}
+	canonical := true
+	for i, k := 0, 0; i < len(qz.Topics) && k < len(order); i++ {
+		if qz.Topics[i].Title == order[k] {
+			k++
+		} else if seen[qz.Topics[i].ID] {
+			canonical = false
+		}
+	}
+	if canonical || len(order) < 3 {
+		t.Fatalf("the exam meets its topics in the bank's order; pick another seed: %q", order)
+	}
+	for _, sz := range quizSizes() {
+		m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 30, Seed: 8000},
+			tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}, uitest.Press("s"), uitest.Press("y"))
+		v := m.View()
+		lines := strings.Split(v, "\n")
+		at := -1
+		for _, title := range order {
+			row := -1
+			for i, l := range lines {
+				if i > at && strings.HasPrefix(strings.TrimSpace(l), title) {
+					row = i
+					break
+				}
+			}
+			if row < 0 {
+				t.Fatalf("%dx%d: %q is not in exam order (%q):\n%s", sz[0], sz[1], title, order, v)
+			}
+			at = row
+		}
+	}
+}
+
 // TestPartlyAnsweredDrill: a classify drill with only its first part
 // answered is "partly answered" in the submit question and the review.
 func TestPartlyAnsweredDrill(t *testing.T) {
