@@ -72,12 +72,14 @@ func namesKey(bs []key.Binding, b key.Binding) bool {
 
 // fullHelpRows renders the full help's columns at width w, moving the
 // columns that do not fit onto further rows instead of cutting them (the
-// global keys, last, would be the first to go).
+// global keys, last, would be the first to go). Wrapped rows line up
+// with the rows above when that still fits: the k-th column of every
+// row gets one key column and one width (alignHelp).
 func (a *App) fullHelpRows(groups [][]key.Binding, w int) string {
 	m := a.help
 	m.Width = 0
 	sepW := lipgloss.Width(m.FullSeparator)
-	var rows []string
+	var rows [][][]key.Binding
 	var cur [][]key.Binding
 	curW := 0
 	for _, g := range groups {
@@ -86,7 +88,7 @@ func (a *App) fullHelpRows(groups [][]key.Binding, w int) string {
 			continue // no enabled binding in the group
 		}
 		if len(cur) > 0 && curW+sepW+gw > w {
-			rows = append(rows, m.FullHelpView(cur))
+			rows = append(rows, cur)
 			cur, curW = nil, 0
 		}
 		if len(cur) > 0 {
@@ -95,18 +97,85 @@ func (a *App) fullHelpRows(groups [][]key.Binding, w int) string {
 		cur, curW = append(cur, g), curW+gw
 	}
 	if len(cur) > 0 {
-		rows = append(rows, m.FullHelpView(cur))
+		rows = append(rows, cur)
 	}
+	if aligned, ok := alignHelp(rows, sepW, w); ok {
+		rows = aligned
+	}
+	out := make([]string, len(rows))
 	for i, r := range rows {
-		lines := strings.Split(r, "\n")
+		lines := strings.Split(m.FullHelpView(r), "\n")
 		for j, l := range lines {
+			// A short line is padded to its column's width: only text
+			// wider than w is cut with "…", never the padding alone.
 			if lipgloss.Width(l) > w {
-				lines[j] = ansi.Truncate(l, w, "…")
+				tail := "…"
+				if lipgloss.Width(strings.TrimRight(ansi.Strip(l), " ")) <= w {
+					tail = ""
+				}
+				l = ansi.Truncate(l, w, tail)
+			}
+			lines[j] = l
+		}
+		out[i] = strings.Join(lines, "\n")
+	}
+	return strings.Join(out, "\n")
+}
+
+// alignHelp lines up rows of help columns: the k-th column of every row
+// gets the same key width (keys padded) and, but for a row's last
+// column, the same width (its widest description padded), so keys and
+// descriptions start at the same place on every row. ok is false when
+// there is one row, or when a row aligned would be wider than w.
+func alignHelp(rows [][][]key.Binding, sepW, w int) ([][][]key.Binding, bool) {
+	if len(rows) < 2 {
+		return nil, false
+	}
+	var keyW, descW []int
+	for _, row := range rows {
+		for j, g := range row {
+			if j == len(keyW) {
+				keyW, descW = append(keyW, 0), append(descW, 0)
+			}
+			for _, b := range g {
+				if b.Enabled() {
+					keyW[j] = max(keyW[j], lipgloss.Width(b.Help().Key))
+					descW[j] = max(descW[j], lipgloss.Width(b.Help().Desc))
+				}
 			}
 		}
-		rows[i] = strings.Join(lines, "\n")
 	}
-	return strings.Join(rows, "\n")
+	for _, row := range rows {
+		rw := sepW * (len(row) - 1)
+		for j := range row {
+			rw += keyW[j] + 1 + descW[j]
+		}
+		if rw > w {
+			return nil, false
+		}
+	}
+	padTo := func(s string, n int) string { return s + strings.Repeat(" ", max(n-lipgloss.Width(s), 0)) }
+	out := make([][][]key.Binding, len(rows))
+	for i, row := range rows {
+		for j, g := range row {
+			ng := make([]key.Binding, 0, len(g))
+			widest := false // one description padded sets the column's width
+			for _, b := range g {
+				if !b.Enabled() {
+					continue
+				}
+				h := b.Help()
+				desc := h.Desc
+				if j < len(row)-1 && !widest {
+					desc, widest = padTo(desc, descW[j]), true
+				}
+				b.SetHelp(padTo(h.Key, keyW[j]), desc)
+				ng = append(ng, b)
+			}
+			out[i] = append(out[i], ng)
+		}
+	}
+	return out, true
 }
 
 // shortHelpLines packs the screen's bindings greedily into lines of at

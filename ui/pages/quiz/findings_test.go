@@ -292,6 +292,48 @@ func TestExamByTopicInExamOrder(t *testing.T) {
 	}
 }
 
+// TestExamResultsHelpAligned: ? on an exam's results shows its keys in
+// columns whose descriptions start at one place on every row, the global
+// keys' rows included when they wrap below (at 80 columns), with no
+// row cut or ending in a stray "…". A sentence-long description used to
+// push each column onto rows of its own, each with its key column
+// elsewhere, and cut two rows at 80.
+func TestExamResultsHelpAligned(t *testing.T) {
+	pool := testPool(t)
+	for _, sz := range quizSizes() {
+		m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 3, Seed: 4},
+			tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}, uitest.Press("s"), uitest.Press("y"), uitest.Press("?"))
+		v := ansi.Strip(m.View())
+		_, top := uitest.CellOf(t, v, "previous answer")
+		lines := strings.Split(v, "\n")[top:]
+		descAt := -1
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > sz[0] {
+				t.Errorf("%dx%d: a help row is %d wide: %q", sz[0], sz[1], w, l)
+			}
+			if strings.HasSuffix(l, "…") {
+				t.Errorf("%dx%d: a help row is cut: %q", sz[0], sz[1], l)
+			}
+			if l == "" || l[0] == ' ' {
+				continue // no key in the first column on this row
+			}
+			key, rest, _ := strings.Cut(l, " ")
+			x := ansi.StringWidth(key) + 1 + len(rest) - len(strings.TrimLeft(rest, " "))
+			if descAt < 0 {
+				descAt = x
+			}
+			if x != descAt {
+				t.Errorf("%dx%d: the description of %q starts at %d, the first row's at %d:\n%s", sz[0], sz[1], key, x, descAt, strings.Join(lines, "\n"))
+			}
+		}
+		for _, want := range []string{"close help", "all your results", "answer the missed again"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("%dx%d: the help lacks %q:\n%s", sz[0], sz[1], want, v)
+			}
+		}
+	}
+}
+
 // TestPartlyAnsweredDrill: a classify drill with only its first part
 // answered is "partly answered" in the submit question and the review.
 func TestPartlyAnsweredDrill(t *testing.T) {

@@ -95,14 +95,22 @@ func (m *examResults) ShortHelp() []key.Binding {
 	return append(bs, withHelp(k.Results, "r", "all results"))
 }
 
+// FullHelp is two columns of short lines, as on every screen, so they sit
+// side by side with the global keys and line up (a description a
+// sentence long pushed each column onto rows of its own, each with its
+// key column in another place, and cut two rows with a stray "…").
+// An exam's questions have no parts or exhibit: tab does nothing here.
 func (m *examResults) FullHelp() [][]key.Binding {
 	k := m.keys
+	practise := withHelp(k.Practise, "p", "answer the missed again")
+	if m.page < 0 {
+		practise = withHelp(k.Practise, "p/enter", "answer the missed again")
+	}
 	return [][]key.Binding{
-		{withHelp(k.Prev, "←/[", "previous answer (first: the overview)"), withHelp(k.Forward, "→/]", "next answer"),
+		{withHelp(k.Prev, "←/[", "previous answer or the overview"), withHelp(k.Forward, "→/]", "next answer"),
 			withHelp(m.c.Nav.Up, "↑/↓", "scroll"), withHelp(m.c.Nav.PageDown, "pgup/pgdn", "page"),
-			withHelp(m.c.Nav.Bottom, "g/G", "top, bottom"), k.Part},
-		{withHelp(k.Practise, "p/enter", "answer the questions you missed again, in exam order, each explained (enter on the overview)"),
-			withHelp(k.Results, "r", "your results: mastery, history, weakest topics"), withHelp(m.c.Keys.Back, "esc", "back to the menu")},
+			withHelp(m.c.Nav.Bottom, "g/G", "top, bottom")},
+		{practise, withHelp(k.Results, "r", "all your results"), withHelp(m.c.Keys.Back, "esc", "back to the menu")},
 	}
 }
 
