@@ -8,7 +8,7 @@ import "github.com/charmbracelet/bubbles/key"
 type KeyMap struct {
 	Choose   key.Binding // a-i / 1-9, for help only; matched directly
 	Toggle   key.Binding // space: pick or toggle the choice under the cursor
-	Part     key.Binding // next part or the exhibit
+	Part     key.Binding // the focus on: the exhibit, then each part
 	PartRev  key.Binding
 	Check    key.Binding // enter: check the answer (practice) or next question (exam)
 	Next     key.Binding // n: next question after the verdict

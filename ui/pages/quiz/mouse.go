@@ -68,10 +68,10 @@ func (q *question) mouse(msg tea.MouseMsg) bool {
 		return false
 	}
 	switch {
-	case onEx && !q.onEx:
-		q.onEx = true
+	case onEx && (!q.onEx || !q.exBig):
+		q.onEx, q.exBig = true, true
 	case !onEx && q.onEx && (!q.wide || msg.X < q.colW):
-		q.onEx = false
+		q.onEx, q.exBig = false, false
 	default:
 		return false
 	}

@@ -22,15 +22,22 @@ func longExhibit(t *testing.T) *qz.Pool {
 }
 
 // TestMouseOnTheExhibit: wide, the wheel over the exhibit pane scrolls
-// it (the position in its border moves) and a click focuses it (▸ in
-// its title); a click on the question takes the focus back. Narrow, the
-// same on the exhibit box inside the column, and the wheel over the
-// column scrolls the column.
+// it (the position in its border moves); a click on the question takes
+// the focus (the item opens with it on the exhibit, first in the
+// screen's order) and a click on the exhibit gives it back (▸ in its
+// title). Narrow, the same on the exhibit box inside the column, and the
+// wheel over the column scrolls the column.
 func TestMouseOnTheExhibit(t *testing.T) {
 	m := openQuiz(t, longExhibit(t), &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Practice, Count: 1, Seed: 1})
 	v := m.View()
+	if !strings.Contains(v, "▸ Exhibit") {
+		t.Fatalf("the exhibit does not have the focus at the start:\n%s", v)
+	}
+	qx, qy := uitest.CellOf(t, v, "Classify the response.")
+	m, _ = uitest.Drive(m, uitest.MousePress(qx, qy, tea.MouseButtonLeft))
+	v = m.View()
 	if strings.Contains(v, "▸ Exhibit") {
-		t.Fatalf("the exhibit is focused at the start:\n%s", v)
+		t.Fatalf("a click on the question leaves the exhibit focused:\n%s", v)
 	}
 	x, y := uitest.CellOf(t, v, " Exhibit ")
 	before := uitest.ScrollPos.FindString(v)
@@ -66,7 +73,7 @@ func TestMouseOnTheExhibit(t *testing.T) {
 		t.Fatalf("narrow, a click on the exhibit does not focus it:\n%s", m.View())
 	}
 	// The focused box takes the column but for the hint row below it.
-	sx, sy = uitest.CellOf(t, m.View(), "tab back to the question")
+	sx, sy = uitest.CellOf(t, m.View(), "tab to the choices")
 	m, _ = uitest.Drive(m, uitest.MousePress(sx, sy, tea.MouseButtonLeft))
 	if strings.Contains(m.View(), "▸ Exhibit") {
 		t.Fatalf("narrow, a click on the question leaves the exhibit focused:\n%s", m.View())

@@ -766,7 +766,7 @@ func quizScreenStates(t testing.TB) map[string]tea.Model {
 		"quiz-menu":           menu(),
 		"quiz-setup":          menu(uitest.Press("down"), uitest.Press("enter"), uitest.Press("3")),
 		"quiz-item-exhibit":   withSession(classify),
-		"quiz-exhibit-focus":  withSession(classify, uitest.Press("tab"), uitest.Press("tab"), uitest.Press("tab"), uitest.Press("down")),
+		"quiz-exhibit-focus":  withSession(classify, uitest.Press("tab"), uitest.Press("tab"), uitest.Press("tab"), uitest.Press("tab"), uitest.Press("down")),
 		"quiz-practice-multi": withSession(classify, append(answerKeys(cl.Items[0], false), uitest.Press("enter"))...),
 		"quiz-practice-next":  withSession(next, append(answerKeys(nx.Items[0], true), uitest.Press("enter"))...),
 		"quiz-exam-navigator": withSession(exam, examKeys...),

@@ -26,6 +26,13 @@ import (
 // Wide (at least wideAt cells, with an exhibit) the exhibit sits on
 // the right; narrower it is a box inside the scrolling column, between
 // the stem and the parts.
+//
+// The focus goes in the order of the screen: the exhibit (a drill's
+// response, read before anything is answered), then each part. An item
+// with an exhibit opens with the focus on it; tab goes on to part 1,
+// part 2, ... and back to the exhibit, shift+tab the other way, and the
+// help names where tab goes next. A choice key picks in the part the
+// focus last left (part 1 at first) and takes the focus there.
 type question struct {
 	c    *common.Common
 	keys KeyMap
@@ -38,6 +45,10 @@ type question struct {
 	cursor []int
 	part   int  // the part letters and the cursor act on
 	onEx   bool // the exhibit has the focus (tab)
+	// exBig: narrow, the focused exhibit box takes the column. Not while
+	// the item opens with the focus on it (the stem stays on screen);
+	// from the first tab, click or scroll into it.
+	exBig bool
 
 	locked   bool // nothing can change (revealed, or a submitted exam)
 	revealed bool
@@ -83,6 +94,8 @@ func newQuestion(c *common.Common, it *qz.Item, reserved string) *question {
 			title = "Exhibit"
 		}
 		q.ex.SetContent(title, it.Exhibit, func(w int) string { return d.Render(w, c.Styles) })
+		q.onEx = true // first in the screen's order: the focus starts there
+		q.setFocus()
 	}
 	return q
 }
@@ -135,9 +148,9 @@ func (q *question) FocusPart(i int) {
 	if i < 0 || i >= len(q.it.Parts) {
 		return
 	}
-	q.part, q.onEx = i, false
+	q.part, q.onEx, q.exBig = i, false, false
 	q.setFocus()
-	q.rebuild()
+	q.layout()
 	q.follow()
 }
 
@@ -145,9 +158,9 @@ func (q *question) FocusPart(i int) {
 // read-only.
 func (q *question) Reveal() {
 	q.revealed, q.locked = true, true
-	q.onEx = false
+	q.onEx, q.exBig = false, false
 	q.setFocus()
-	q.rebuild()
+	q.layout()
 	if len(q.spans) > 0 {
 		q.off = q.spans[0].prompt
 		q.clampOff()
@@ -166,7 +179,7 @@ func (q *question) setFocus() {
 	}
 }
 
-// targets is how many places tab visits: the parts, then the exhibit.
+// targets is how many places tab visits: the exhibit and the parts.
 func (q *question) targets() int {
 	n := len(q.it.Parts)
 	if q.ex != nil {
@@ -203,7 +216,7 @@ func (q *question) layout() {
 				room -= len(q.promptLines(0, q.it.Parts[0], tw))
 			}
 			q.exH = min(total, max(5, q.h*2/5, min(room, max(q.h*3/5, 12))))
-			if q.onEx {
+			if q.onEx && q.exBig {
 				q.exH = min(total, max(q.h-2, 3))
 			}
 			q.ex.SetSize(q.w, q.exH)
@@ -465,9 +478,16 @@ func (q *question) ShortHelp() []key.Binding {
 	if q.locked {
 		bs = append(bs, k.Scroll)
 	} else {
-		bs = append(bs, withHelp(k.Choose, q.chooseKeys(), "choose"))
+		choose := "choose"
+		if q.onEx && len(q.it.Parts) > 1 {
+			choose = fmt.Sprintf("choose in part %d", q.part+1)
+		}
+		bs = append(bs, withHelp(k.Choose, q.chooseKeys(), choose))
 		if q.multi() {
 			bs = append(bs, withHelp(k.Toggle, "space", "toggle"))
+		}
+		if q.onEx {
+			bs = append(bs, withHelp(k.Scroll, "↑/↓", "scroll the "+q.exName()))
 		}
 	}
 	if q.targets() > 1 && (!q.locked || q.ex != nil) {
@@ -491,17 +511,73 @@ func (q *question) FullHelp() [][]key.Binding {
 	}
 	return [][]key.Binding{{choose,
 		withHelp(k.Toggle, "space", "pick/toggle at the cursor"), withHelp(nav.Up, "↑/↓", "move the cursor (scroll once shown)"),
-		k.Part, k.PartRev, withHelp(nav.PageDown, "pgup/pgdn", "scroll"), withHelp(nav.Top, "home/end", "top/bottom")}}
+		withHelp(k.Part, "tab", "move the focus: "+q.focusOrder()), withHelp(k.PartRev, "shift+tab", "move the focus back"),
+		withHelp(nav.PageDown, "pgup/pgdn", "scroll"), withHelp(nav.Top, "home/end", "top/bottom")}}
 }
 
-func (q *question) tabHelp() string {
-	switch {
-	case q.ex != nil && len(q.it.Parts) > 1 && !q.locked:
-		return "next part/exhibit"
-	case q.ex != nil:
+// exName is what the exhibit is called in the help: the first word of
+// its title ("response" for a drill's "Response (server → client)").
+func (q *question) exName() string {
+	if q.ex == nil {
 		return "exhibit"
 	}
-	return "next part"
+	if f := strings.Fields(q.ex.Title()); len(f) > 0 {
+		return strings.ToLower(f[0])
+	}
+	return "exhibit"
+}
+
+// focusOrder is the order tab visits: "response, part 1, 2, 3".
+func (q *question) focusOrder() string {
+	var stops []string
+	if q.ex != nil {
+		stops = append(stops, q.exName())
+	}
+	switch n := len(q.it.Parts); {
+	case n == 1 && q.ex != nil:
+		stops = append(stops, "choices")
+	case n > 1:
+		stops = append(stops, "part 1")
+		for i := 2; i <= n; i++ {
+			stops = append(stops, fmt.Sprint(i))
+		}
+	}
+	if len(stops) < 2 {
+		return "nothing else to focus"
+	}
+	return strings.Join(stops, ", ")
+}
+
+// stop is where the focus is: 0 the exhibit (when there is one), then
+// the parts in order.
+func (q *question) stop() int {
+	if q.ex == nil {
+		return q.part
+	}
+	if q.onEx {
+		return 0
+	}
+	return q.part + 1
+}
+
+// tabHelp says where tab takes the focus next: "to part 2", "to the
+// response", "to the choices".
+func (q *question) tabHelp() string {
+	n := q.targets()
+	next := (q.stop() + 1) % n
+	switch {
+	case q.ex != nil && next == 0:
+		return "to the " + q.exName()
+	case q.ex != nil:
+		next--
+	}
+	if len(q.it.Parts) == 1 {
+		if q.locked {
+			return "to the question"
+		}
+		return "to the choices"
+	}
+	return fmt.Sprintf("to part %d", next+1)
 }
 
 // chooseKeys is "a-d/1-4" for the focused part; when the screen keeps
@@ -531,23 +607,25 @@ func (q *question) chooseKeys() string {
 func (q *question) key(k tea.KeyMsg, keys KeyMap, nav keymap.Nav) (handled, changed bool) {
 	switch {
 	case key.Matches(k, keys.Part), key.Matches(k, keys.PartRev):
+		// The screen's order: the exhibit first, then the parts.
 		n := q.targets()
 		if n <= 1 {
 			return true, false
 		}
-		cur := q.part
-		if q.onEx {
-			cur = len(q.it.Parts)
-		}
+		cur := q.stop()
 		if key.Matches(k, keys.Part) {
 			cur = (cur + 1) % n
 		} else {
 			cur = (cur + n - 1) % n
 		}
-		q.onEx = cur == len(q.it.Parts)
+		q.onEx = q.ex != nil && cur == 0
 		if !q.onEx {
+			if q.ex != nil {
+				cur--
+			}
 			q.part = cur
 		}
+		q.exBig = q.onEx
 		q.setFocus()
 		q.layout() // the exhibit box grows when focused (narrow)
 		if q.locked && !q.onEx && q.part < len(q.spans) {
@@ -557,12 +635,31 @@ func (q *question) key(k tea.KeyMsg, keys KeyMap, nav keymap.Nav) (handled, chan
 		}
 		return true, false
 	}
-	if q.onEx && q.ex != nil {
-		if k.String() == " " {
-			q.ex.Viewport().PageDown()
-			return true, false
+	// A choice key first: "g" picks choice G, even where it would
+	// scroll the exhibit to its top.
+	if !q.locked {
+		if j, ok := q.choiceKey(k); ok {
+			if q.onEx {
+				// A choice made from the exhibit takes the focus to
+				// its part, so the next tab goes on to the next part.
+				q.onEx, q.exBig = false, false
+				q.setFocus()
+				q.layout()
+			}
+			q.cursor[q.part] = j
+			q.pick(q.part, j)
+			return true, true
 		}
-		if q.ex.Scroll(nav, k) {
+	}
+	if q.onEx && q.ex != nil {
+		if q.ex.Scroll(nav, k) { // space pages down too
+			if !q.exBig {
+				// Reading on from where the item opened: the box
+				// takes the column, as after tab.
+				q.exBig = true
+				q.layout()
+				q.follow()
+			}
 			return true, false
 		}
 	}
@@ -576,13 +673,6 @@ func (q *question) key(k tea.KeyMsg, keys KeyMap, nav keymap.Nav) (handled, chan
 			return true, false
 		case k.String() == " " && q.choices() > 0:
 			q.pick(q.part, q.cursor[q.part])
-			return true, true
-		}
-	}
-	if !q.locked {
-		if j, ok := q.choiceKey(k); ok {
-			q.cursor[q.part] = j
-			q.pick(q.part, j)
 			return true, true
 		}
 	}
@@ -698,8 +788,11 @@ func (q *question) View() string {
 		below := len(q.lines) - q.off - vh
 		hint := ""
 		switch {
-		case q.onEx && !q.wide:
-			hint = " ↑/↓ pgup/pgdn scroll the response · tab back to the question"
+		case q.onEx && !q.wide && q.exBig:
+			hint = " ↑/↓ pgup/pgdn scroll the " + q.exName() + " · tab " + q.tabHelp()
+		case q.onEx && !q.wide && below > 0:
+			// As the item opens: what is below, and the key to it.
+			hint = fmt.Sprintf(" ↓ %s below · tab %s", common.Plural(below, "more line"), q.tabHelp())
 		case below > 0:
 			hint = fmt.Sprintf(" ↓ %s below · pgdn", common.Plural(below, "more line"))
 		case q.off > 0:
