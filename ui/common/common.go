@@ -126,14 +126,22 @@ func noticeText(p Progress) string {
 	return strings.TrimSpace(strings.TrimPrefix(p.CurrentNotice(), "⚠"))
 }
 
-// keptAside matches the store's notice about a spoiled progress file.
-var keptAside = regexp.MustCompile(`^Your progress file could not be read \((.*)\)\. It was kept as (\S+) and a fresh one started\.$`)
+// keptAside and carriedOver match the store's notices about a damaged
+// progress file (quiz.Store.Notice): kept aside whole, or kept aside
+// with what could be read carried over.
+var (
+	keptAside   = regexp.MustCompile(`^Your progress file could not be read: (.*)\. It was kept, unchanged, as (.+?) and a fresh one started\.`)
+	carriedOver = regexp.MustCompile(`^Your progress file had (\d+ parts?) that could not be read, left out: .*\. The original is kept, unchanged, as (.+?)\. `)
+)
 
 // shortNotice fits the store's notice to a status line: what happened
 // and where the old file is first, the reason last.
 func shortNotice(n string) string {
 	if m := keptAside.FindStringSubmatch(n); m != nil {
 		return fmt.Sprintf("progress file unreadable: a fresh one started; the old one is kept as %s (%s)", m[2], m[1])
+	}
+	if m := carriedOver.FindStringSubmatch(n); m != nil {
+		return fmt.Sprintf("progress file partly unreadable: %s left out, the rest carried over; the original is kept as %s", m[1], m[2])
 	}
 	return n
 }
