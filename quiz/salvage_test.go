@@ -76,8 +76,8 @@ func TestPartlyBadFileKeepsWhatIsValid(t *testing.T) {
 		`the answers to one question or drill (line 9): the field "box" holds a string where progress keeps a number`,
 		`the answers to one question or drill (line 10): its topic "astrology" is not one of errorlab's topics`,
 		`the mock exam of 2026-05-03 09:00 UTC (line 14): its score by topic names "astrology"`,
-		"carried over (2 lab scenarios, 1 question or drill answered, 1 mock exam)",
-		"kept, unchanged, as " + aside[0],
+		"Carried over: 2 lab scenarios, 1 question or drill answered, 1 mock exam. Left out:\n",
+		"kept, unchanged, as:\n  " + aside[0] + "\n",
 		"rename it back to progress.json",
 	} {
 		if !strings.Contains(s.Notice, want) {

@@ -102,8 +102,9 @@ type Store struct {
 	mu    sync.Mutex
 	cache *Progress // last snapshot read or written, for Solved
 	// Notice is set when opening (or a later save) had to move a
-	// damaged file aside; it says what was left out, what was carried
-	// over and where the original is, for the learner to read.
+	// damaged file aside; it says where the original is, what was left
+	// out (one part a line) and what was carried over, for the learner
+	// to read.
 	Notice string
 	// KeptAs is the path the damaged file was moved to, byte for byte as
 	// it was ("" when none was).
@@ -169,8 +170,11 @@ func (s *Store) keepAside(ce *corruptError) (*Progress, error) {
 		if err := writeAtomic(s.path, p); err != nil {
 			return nil, fmt.Errorf("progress file %s had unreadable parts; it was moved aside, unchanged, as %s, but what could be read of it could not be written back: %w", s.path, aside, err)
 		}
-		notice = fmt.Sprintf("Your progress file had %s that could not be read, left out: %s. Everything else was carried over (%s). The original is kept, unchanged, as %s. %s",
-			Plural(len(ce.dropped), "part"), strings.Join(ce.dropped, "; "), p.counts(), aside, ce.advice())
+		// Where the original is and what was kept come first, then the
+		// parts left out one a line, so a long list stays readable on
+		// screen and where it is printed when errorlab quits.
+		notice = fmt.Sprintf("Your progress file had %s that could not be read. The original is kept, unchanged, as:\n  %s\nCarried over: %s. Left out:\n  - %s\n%s",
+			Plural(len(ce.dropped), "part"), aside, p.counts(), strings.Join(ce.dropped, "\n  - "), ce.advice())
 	}
 	s.mu.Lock()
 	s.Notice, s.KeptAs, s.Dropped = notice, aside, ce.dropped
@@ -179,13 +183,26 @@ func (s *Store) keepAside(ce *corruptError) (*Progress, error) {
 }
 
 // counts says what a progress holds: "3 lab scenarios, 41 questions and
-// drills answered, 2 mock exams".
+// drills answered, 2 mock exams", leaving out what it holds none of
+// ("nothing" when that is all).
 func (p *Progress) counts() string {
-	answered := fmt.Sprintf("%d questions and drills answered", len(p.Items))
-	if len(p.Items) == 1 {
-		answered = "1 question or drill answered"
+	var parts []string
+	if n := len(p.Scenarios); n > 0 {
+		parts = append(parts, Plural(n, "lab scenario"))
 	}
-	return fmt.Sprintf("%s, %s, %s", Plural(len(p.Scenarios), "lab scenario"), answered, Plural(len(p.Exams), "mock exam"))
+	switch n := len(p.Items); {
+	case n == 1:
+		parts = append(parts, "1 question or drill answered")
+	case n > 1:
+		parts = append(parts, fmt.Sprintf("%d questions and drills answered", n))
+	}
+	if n := len(p.Exams); n > 0 {
+		parts = append(parts, Plural(n, "mock exam"))
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Memory returns a Store that keeps progress in memory only: for a lab
@@ -215,7 +232,7 @@ func (e *corruptError) Error() string { return e.err.Error() }
 // advice says what the learner can do about the kept copy.
 func (e *corruptError) advice() string {
 	if e.salvaged != nil {
-		return "If you can mend it, rename it back to progress.json while errorlab is closed (it then replaces what was carried over); otherwise you may delete it."
+		return "If you can mend the original, rename it back to progress.json while errorlab is closed (it then replaces what was carried over); otherwise you may delete it."
 	}
 	if e.newer {
 		return "To go on with that progress, rename it back to progress.json and use the newer errorlab that wrote it."

@@ -910,6 +910,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 				opts.Notice = "⚠ your progress file could not be read; it was kept aside and a fresh one started"
 			}
 			if store.Notice != "" {
+				opts.NoticeDetail = opts.Notice
 				s.logf("%s: %s", ss.name, store.Notice)
 			}
 		}

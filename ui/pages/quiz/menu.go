@@ -603,12 +603,16 @@ func (m *Menu) View() string {
 	for range lines {
 		m.entryAt = append(m.entryAt, -1)
 	}
+	cursorRow := 0
 	for i, e := range menuEntries {
 		if gap && i > 0 {
 			add("")
 			m.entryAt = append(m.entryAt, -1)
 		}
 		first := len(lines)
+		if i == m.cursor {
+			cursorRow = first
+		}
 		lead, ns := "   ", st.Bold
 		if m.pool == nil {
 			ns = st.Coming
@@ -636,6 +640,11 @@ func (m *Menu) View() string {
 		for range lines[first:] {
 			m.entryAt = append(m.entryAt, i)
 		}
+	}
+	if len(lines) > m.h {
+		// Too short for every entry (a notice below takes room): the
+		// window that keeps the chosen one in view.
+		lines, m.entryAt = common.ScrollRows(nil, lines, m.entryAt, cursorRow, m.h, descRows+1)
 	}
 	return strings.Join(lines, "\n")
 }
