@@ -14,7 +14,8 @@ import (
 	"github.com/errorlab/errorlab/ui/common"
 )
 
-// Menu is "Practice & exam": Practice, Mock exam, Review, Results.
+// Menu is "Practice & exam": Practice, Mock exam, Review, Results, Past
+// exams.
 // It builds the pool (authored questions and the drills generated from
 // the lab's scenarios) in a command when it opens.
 type Menu struct {
@@ -54,6 +55,8 @@ type Menu struct {
 	// learning (right, but not yet three times in a row).
 	missed, learning int
 	lastRun          string
+	// past is how many finished exams Past exams can reopen.
+	past int
 
 	w, h int
 }
@@ -63,6 +66,7 @@ const (
 	menuExam
 	menuReview
 	menuResults
+	menuPast
 )
 
 type menuEntry struct{ name, desc string }
@@ -72,6 +76,7 @@ var menuEntries = []menuEntry{
 	{"Mock exam", "Timed, no feedback until you submit; flag questions and move freely between them."},
 	{"Review", "What you missed, brought back first (Leitner boxes), until you have it right three times."},
 	{"Results", "Mastery by topic, your exam history, and your weakest topics to practise."},
+	{"Past exams", fmt.Sprintf("Reopen one of your last %d mock exams, newest first: its score and every answer, each choice explained.", qz.KeptExams)},
 }
 
 type poolMsg struct {
@@ -152,11 +157,12 @@ func (m *Menu) Activate() tea.Cmd {
 
 // refresh counts what waits for review and reads the last exam.
 func (m *Menu) refresh() {
-	m.missed, m.learning, m.lastRun = 0, 0, ""
+	m.missed, m.learning, m.lastRun, m.past = 0, 0, "", 0
 	p, err := m.c.Progress.Load()
 	if err != nil || p == nil || m.pool == nil {
 		return
 	}
+	m.past = len(qz.RecentExams(p))
 	for _, it := range m.pool.Items {
 		r, ok := p.Items[it.ID]
 		switch {
@@ -386,6 +392,12 @@ func (m *Menu) open() tea.Cmd {
 		return m.start(qz.Options{Mode: qz.Review, Seed: m.seed})
 	case menuResults:
 		return common.Send(common.NavMsg{Push: newResults(m.c, m.pool)})
+	case menuPast:
+		if m.past == 0 {
+			m.c.SetStatus(common.StatusInfo, "no mock exam finished yet: take one (Mock exam) and it is kept here")
+			return nil
+		}
+		return common.Send(common.NavMsg{Push: newPastExams(m.c, m.pool)})
 	}
 	return nil
 }
@@ -625,6 +637,13 @@ func (m *Menu) View() string {
 			r := m.reviewCounts()
 			if r == "" {
 				r = "nothing waiting"
+			}
+			name += st.Muted.Render(" (" + r + ")")
+		}
+		if i == menuPast && m.pool != nil {
+			r := "none yet"
+			if m.past > 0 {
+				r = fmt.Sprintf("%d kept", m.past)
 			}
 			name += st.Muted.Render(" (" + r + ")")
 		}
