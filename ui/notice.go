@@ -7,22 +7,18 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/errorlab/errorlab/ui/pages/home"
-	quizpage "github.com/errorlab/errorlab/ui/pages/quiz"
+	"github.com/errorlab/errorlab/ui/common"
 )
 
 // noticeShown reports whether the pinned notice (common.Common.
-// PinNotice) shows now: on Home and the quiz menu, where a learner lands
-// and has time to read, until x dismisses it.
+// PinNotice) shows now: below a common.NoticeHost (Home, the quiz menu),
+// where a learner lands and has time to read, until x dismisses it.
 func (a *App) noticeShown() bool {
 	if a.c.PinnedNotice() == "" || a.fullScreen() {
 		return false
 	}
-	switch a.top().(type) {
-	case *home.Model, *quizpage.Menu:
-		return true
-	}
-	return false
+	h, ok := a.top().(common.NoticeHost)
+	return ok && h.HostsNotice()
 }
 
 // noticeBox renders the pinned notice in a box w cells wide and at most

@@ -38,6 +38,7 @@ func TestProgressNoticeStaysUntilDismissed(t *testing.T) {
 	}
 	var out, errOut bytes.Buffer
 	var views []string
+	var setup string
 	env := Env{Stdout: &out, Stderr: &errOut, Stdin: strings.NewReader(""), IsTerminal: func() bool { return true },
 		RunTUI: func(o ui.Options) error {
 			homeAt := uitest.HomeKeyIndex(t, ui.New(ui.Options{Catalog: o.Catalog}), "Practice & exam")
@@ -52,6 +53,10 @@ func TestProgressNoticeStaysUntilDismissed(t *testing.T) {
 			}
 			m, _ = uitest.Drive(m, append(keys, uitest.Press("enter"))...)
 			views = append(views, m.View()) // the quiz menu
+			m, _ = uitest.Drive(m, uitest.Press("enter"))
+			setup = m.View() // the practice set-up needs the room
+			m, _ = uitest.Drive(m, uitest.Press("esc"))
+			views[2] += "\n" + m.View() // the menu again
 			m, _ = uitest.Drive(m, uitest.Press("x"))
 			views = append(views, m.View())
 			m, _ = uitest.Drive(m, uitest.Press("esc"))
@@ -78,6 +83,12 @@ func TestProgressNoticeStaysUntilDismissed(t *testing.T) {
 		if !shown(views[i]) {
 			t.Errorf("the notice is not there %s:\n%s", where, views[i])
 		}
+	}
+	if strings.Contains(setup, "could not be read") || !strings.Contains(setup, "Start") {
+		t.Errorf("the notice covers the practice set-up:\n%s", setup)
+	}
+	if strings.Count(views[2], "x dismisses this notice") != 2 {
+		t.Errorf("the notice is not back on the menu after the set-up:\n%s", views[2])
 	}
 	if !strings.Contains(uitest.LineWith(views[1], "enter open"), "x dismiss notice") {
 		t.Errorf("the help bar does not name x:\n%s", views[1])

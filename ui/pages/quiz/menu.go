@@ -196,6 +196,11 @@ func (m *Menu) reviewCounts() string {
 	return strings.Join(parts, " · ")
 }
 
+// HostsNotice implements common.NoticeHost: the menu keeps a notice
+// about the learner's progress file on screen until it is dismissed, but
+// not over a set-up, which needs the room.
+func (m *Menu) HostsNotice() bool { return m.setup < 0 }
+
 // Capturing is true while digits are being typed: q does not quit then.
 func (m *Menu) Capturing() bool { return m.edit != "" }
 
