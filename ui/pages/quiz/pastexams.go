@@ -59,7 +59,7 @@ func (m *pastExams) ShortHelp() []key.Binding {
 
 func (m *pastExams) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{withHelp(m.c.Nav.Up, "↑/↓", "choose an exam"), withHelp(m.c.Nav.Top, "g/G", "newest, oldest"),
-		withHelp(m.keys.Open, "enter", fmt.Sprintf("reopen it: its score and every answer explained (your last %d exams are kept)", qz.KeptExams)),
+		withHelp(m.keys.Open, "enter", fmt.Sprintf("reopen it, every answer explained (your last %d exams are kept)", qz.KeptExams)),
 		withHelp(m.c.Keys.Back, "esc", "back to the menu")}}
 }
 
