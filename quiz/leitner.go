@@ -42,10 +42,35 @@ func (s *Store) RecordItem(id, topic string, correct bool, at time.Time) error {
 	})
 }
 
-// RecordExam appends a finished exam to the history.
+// KeptExams is how many of the newest finished mock exams keep their
+// questions and answers in progress, so each can be reopened (Past
+// exams on the quiz menu). Older exams keep their score, time and topics
+// for the history and the report.
+const KeptExams = 10
+
+// RecordExam appends a finished exam to the history. The exam before the
+// newest KeptExams loses its questions and answers (its score stays).
 func (s *Store) RecordExam(e ExamRecord) error {
 	return s.Update(func(p *Progress) error {
 		p.Exams = append(p.Exams, e)
+		for i := range max(len(p.Exams)-KeptExams, 0) {
+			p.Exams[i].Items, p.Exams[i].Answers, p.Exams[i].Flags = nil, nil, nil
+		}
 		return nil
 	})
+}
+
+// RecentExams is the newest KeptExams finished exams of p, newest first:
+// the ones that can be reopened. A record written before exams kept their
+// answers is among them, without Items (Pool.ReplayExam says so).
+func RecentExams(p *Progress) []ExamRecord {
+	if p == nil {
+		return nil
+	}
+	n := min(len(p.Exams), KeptExams)
+	out := make([]ExamRecord, 0, n)
+	for i := len(p.Exams) - 1; i >= len(p.Exams)-n; i-- {
+		out = append(out, p.Exams[i])
+	}
+	return out
 }

@@ -101,22 +101,33 @@ type Store struct {
 
 	mu    sync.Mutex
 	cache *Progress // last snapshot read or written, for Solved
-	// Notice is set when opening had to move a corrupt file aside; it says
-	// where, for the learner to read.
+	// Notice is set when opening (or a later save) had to move a
+	// damaged file aside; it says where the original is, what was left
+	// out (one part a line) and what was carried over, for the learner
+	// to read.
 	Notice string
-	// KeptAs is the path the unreadable file was moved to ("" when none
-	// was).
+	// KeptAs is the path the damaged file was moved to, byte for byte as
+	// it was ("" when none was).
 	KeptAs string
+	// Dropped names each part of the damaged file that could not be read
+	// and was left out, with where it is in the file and why: "mock exam
+	// #2 (line 40): ...". Empty when nothing could be carried over (the
+	// file was not progress JSON at all) or nothing was damaged.
+	Dropped []string
 }
 
 // DefaultDir is errorlab's XDG state directory ($XDG_STATE_HOME/errorlab).
 func DefaultDir() string { return filepath.Join(xdg.StateHome, "errorlab") }
 
 // Open opens (creating if needed) the progress file in dir; dir "" means
-// DefaultDir. A file that is not valid progress JSON, or of a newer schema,
-// is moved aside as progress.json.corrupt-<time> and a fresh one starts;
-// Store.Notice says so. Errors are for a directory that cannot be created
-// or written.
+// DefaultDir. A file that is not progress JSON at all, or of a newer
+// schema, is moved aside as progress.json.corrupt-<time> and a fresh one
+// starts. A progress file with some parts that cannot be read (a record
+// of the wrong type, an unknown topic) is moved aside the same way, byte
+// for byte, and every part that can still be read is carried over into
+// a new progress.json; Store.Dropped names the parts left out. Either
+// way Store.Notice says what happened and where the original is. Errors
+// are for a directory that cannot be created or written.
 func Open(dir string) (*Store, error) {
 	if dir == "" {
 		dir = DefaultDir()
@@ -129,7 +140,7 @@ func Open(dir string) (*Store, error) {
 		_, err := s.readLocked()
 		var ce *corruptError
 		if errors.As(err, &ce) {
-			return s.keepAside(ce)
+			_, err = s.keepAside(ce)
 		}
 		return err
 	})
@@ -142,18 +153,56 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
-// keepAside moves an unreadable progress file out of the way (never
-// overwriting it) and records a notice saying where it went.
-func (s *Store) keepAside(ce *corruptError) error {
+// keepAside moves a damaged progress file out of the way (never
+// overwriting it), writes what could still be read of it (if anything)
+// as the new progress file, and records a notice saying what was left
+// out and where the original went. It returns the progress to go on
+// with: what was carried over, or a fresh one.
+func (s *Store) keepAside(ce *corruptError) (*Progress, error) {
 	aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().UTC().Format("20060102T150405.000Z"))
 	if rerr := os.Rename(s.path, aside); rerr != nil {
-		return fmt.Errorf("progress file %s is unreadable (%v) and could not be moved aside: %w", s.path, ce.err, rerr)
+		return nil, fmt.Errorf("progress file %s is unreadable (%v) and could not be moved aside: %w", s.path, ce.err, rerr)
+	}
+	p, notice := newProgress(), fmt.Sprintf("Your progress file could not be read: %v. It was kept, unchanged, as %s and a fresh one started. %s", ce.err, aside, ce.advice())
+	if ce.salvaged != nil {
+		p = ce.salvaged
+		p.SchemaVersion = SchemaVersion
+		if err := writeAtomic(s.path, p); err != nil {
+			return nil, fmt.Errorf("progress file %s had unreadable parts; it was moved aside, unchanged, as %s, but what could be read of it could not be written back: %w", s.path, aside, err)
+		}
+		// Where the original is and what was kept come first, then the
+		// parts left out one a line, so a long list stays readable on
+		// screen and where it is printed when errorlab quits.
+		notice = fmt.Sprintf("Your progress file had %s that could not be read. The original is kept, unchanged, as:\n  %s\nCarried over: %s. Left out:\n  - %s\n%s",
+			Plural(len(ce.dropped), "part"), aside, p.counts(), strings.Join(ce.dropped, "\n  - "), ce.advice())
 	}
 	s.mu.Lock()
-	s.Notice = fmt.Sprintf("Your progress file could not be read: %v. It was kept, unchanged, as %s and a fresh one started. %s", ce.err, aside, ce.advice())
-	s.KeptAs = aside
+	s.Notice, s.KeptAs, s.Dropped = notice, aside, ce.dropped
 	s.mu.Unlock()
-	return nil
+	return p, nil
+}
+
+// counts says what a progress holds: "3 lab scenarios, 41 questions and
+// drills answered, 2 mock exams", leaving out what it holds none of
+// ("nothing" when that is all).
+func (p *Progress) counts() string {
+	var parts []string
+	if n := len(p.Scenarios); n > 0 {
+		parts = append(parts, Plural(n, "lab scenario"))
+	}
+	switch n := len(p.Items); {
+	case n == 1:
+		parts = append(parts, "1 question or drill answered")
+	case n > 1:
+		parts = append(parts, fmt.Sprintf("%d questions and drills answered", n))
+	}
+	if n := len(p.Exams); n > 0 {
+		parts = append(parts, Plural(n, "mock exam"))
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Memory returns a Store that keeps progress in memory only: for a lab
@@ -167,17 +216,24 @@ func Memory() *Store {
 // Path is the progress file's location ("" for a Memory store).
 func (s *Store) Path() string { return s.path }
 
-// corruptError is a progress file that cannot be read; newer is set when a
-// newer errorlab wrote it.
+// corruptError is a progress file that cannot be read whole; newer is
+// set when a newer errorlab wrote it. salvaged, when not nil, is every
+// part of it that could still be read, and dropped names each part that
+// could not (where in the file, and why).
 type corruptError struct {
-	err   error
-	newer bool
+	err      error
+	newer    bool
+	salvaged *Progress
+	dropped  []string
 }
 
 func (e *corruptError) Error() string { return e.err.Error() }
 
 // advice says what the learner can do about the kept copy.
 func (e *corruptError) advice() string {
+	if e.salvaged != nil {
+		return "If you can mend the original, rename it back to progress.json while errorlab is closed (it then replaces what was carried over); otherwise you may delete it."
+	}
 	if e.newer {
 		return "To go on with that progress, rename it back to progress.json and use the newer errorlab that wrote it."
 	}
@@ -254,24 +310,7 @@ func (s *Store) readLocked() (*Progress, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := newProgress()
-	p.SchemaVersion = 0
-	if err := json.Unmarshal(data, p); err != nil {
-		return nil, &corruptError{err: errors.New(jsonProblem(err))}
-	}
-	switch {
-	case p.SchemaVersion > SchemaVersion:
-		return nil, &corruptError{err: fmt.Errorf("a newer errorlab wrote it (schemaVersion %d; this one reads %d)", p.SchemaVersion, SchemaVersion), newer: true}
-	case p.SchemaVersion <= 0:
-		return nil, &corruptError{err: errors.New("it has no valid schemaVersion, so it is not an errorlab progress file")}
-	}
-	if p.Scenarios == nil {
-		p.Scenarios = map[string]ScenarioRecord{}
-	}
-	if p.Items == nil {
-		p.Items = map[string]ItemRecord{}
-	}
-	return p, nil
+	return decodeProgress(data)
 }
 
 // ReadProgress reads the progress file in dir ("" = DefaultDir) without
@@ -287,6 +326,9 @@ func ReadProgress(dir string) (*Progress, error) {
 	if errors.As(err, &ce) {
 		if ce.newer {
 			return nil, fmt.Errorf("progress file %s cannot be read: %v. Nothing was changed: run the report with the newer errorlab", s.path, ce.err)
+		}
+		if ce.salvaged != nil {
+			return nil, fmt.Errorf("progress file %s has %s that cannot be read: %v. Nothing was changed: mend the file and run the report again, or open errorlab (the lab or a quiz), which keeps it aside as %s.corrupt-<time> and carries over everything else", s.path, Plural(len(ce.dropped), "part"), ce.err, FileName)
 		}
 		return nil, fmt.Errorf("progress file %s cannot be read: %v. Nothing was changed: mend the file and run the report again, or open errorlab (the lab or a quiz), which keeps it aside as %s.corrupt-<time> and starts fresh", s.path, ce.err, FileName)
 	}
@@ -324,11 +366,9 @@ func (s *Store) Update(fn func(*Progress) error) error {
 		p, err := s.readLocked()
 		var ce *corruptError
 		if errors.As(err, &ce) {
-			// Spoiled while errorlab was running: keep it aside, as Open does.
-			if err := s.keepAside(ce); err != nil {
-				return err
-			}
-			p, err = newProgress(), nil
+			// Spoiled while errorlab was running: keep it aside and carry
+			// over what can be read, as Open does.
+			p, err = s.keepAside(ce)
 		}
 		if err != nil {
 			return err

@@ -74,6 +74,12 @@ type Options struct {
 	// Notice, when set, is shown in the status line of the first screen:
 	// a progress file kept aside, progress that cannot be saved.
 	Notice string
+	// NoticeDetail, when set, is the whole notice behind Notice (a
+	// progress file kept aside: what was left out, what was carried over,
+	// where the original is; one part a line). Home and the quiz menu
+	// keep it on screen, in a box below the page, until the learner
+	// dismisses it with x.
+	NoticeDetail string
 	// Theme is the colour theme ("" is styles.ThemeAuto); NO_COLOR still
 	// drops every colour.
 	Theme styles.Theme
@@ -181,6 +187,9 @@ func New(opts Options) tea.Model {
 	if opts.Notice != "" {
 		c.SetStatus(common.StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
 	}
+	if opts.NoticeDetail != "" {
+		c.PinNotice(opts.NoticeDetail)
+	}
 	h := help.New()
 	h.Styles = c.Styles.Help
 	a := &App{c: c, help: h}
@@ -238,6 +247,9 @@ type App struct {
 	helpH    int
 	bodyW    int
 	bodyH    int
+	// noticeView is the pinned notice's box below the page ("" when it
+	// does not show), built by layout.
+	noticeView string
 
 	// In a class: the last room item acted on, the screen the room opened
 	// last (the next move replaces it), and where the student was last
@@ -408,6 +420,10 @@ func (a *App) key(k tea.KeyMsg) tea.Cmd {
 	}
 	a.c.ClearStatus()
 	switch {
+	case key.Matches(k, g.Dismiss) && a.noticeShown():
+		a.c.DismissNotice()
+		a.layout(true)
+		return nil
 	case key.Matches(k, g.Help):
 		a.help.ShowAll = !a.help.ShowAll
 		return nil
@@ -498,6 +514,13 @@ func (a *App) layout(force bool) {
 		a.helpH = 0
 	}
 	bw, bh := w, max(h-2-a.helpH, 0)
+	a.noticeView = ""
+	if a.noticeShown() && !a.tooSmall() {
+		// Two thirds of the page at most: the screen stays usable
+		// beside it.
+		a.noticeView = a.noticeBox(w, max(bh*2/3, 6))
+		bh = max(bh-lipgloss.Height(a.noticeView), 0)
+	}
 	if a.fullScreen() {
 		bw, bh = w, h
 	}
@@ -526,7 +549,11 @@ func (a *App) View() string {
 	}
 	body := fitBlock(a.top().View(), a.bodyW, a.bodyH)
 	status := ansi.Truncate(a.c.StatusLine(), w, "…")
-	parts := []string{a.header(w), body, status}
+	parts := []string{a.header(w), body}
+	if a.noticeView != "" {
+		parts = append(parts, a.noticeView)
+	}
+	parts = append(parts, status)
 	if a.helpView != "" {
 		parts = append(parts, a.helpView)
 	}

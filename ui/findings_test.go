@@ -10,6 +10,7 @@ import (
 	"github.com/errorlab/errorlab/quiz"
 	"github.com/errorlab/errorlab/sim/rules"
 	"github.com/errorlab/errorlab/ui/common"
+	"github.com/errorlab/errorlab/ui/pages/home"
 )
 
 // TestNoticeAfterLabAnswer: the progress file spoiled between two lab
@@ -42,6 +43,35 @@ func TestNoticeAfterLabAnswer(t *testing.T) {
 	aside, _ := filepath.Glob(filepath.Join(dir, quiz.FileName+".corrupt-*"))
 	if len(aside) != 1 {
 		t.Errorf("kept aside: %v", aside)
+	}
+}
+
+// TestNoticeWhileRunningWaitsOnHome: a progress file spoiled while the
+// learner works is named in the status line, which the next key clears;
+// the whole notice (where the old file is) then waits on Home until x.
+func TestNoticeWhileRunningWaitsOnHome(t *testing.T) {
+	dir := t.TempDir()
+	store, err := quiz.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := openTimeout(t, Options{Progress: store}, uitest.Press("enter"), uitest.Press("2"))
+	uitest.SpoilProgress(t, dir)
+	m, _ = uitest.Drive(m, uitest.Press(uitest.RetryKey()), uitest.Press("esc"), uitest.Press("esc"))
+	aside, _ := filepath.Glob(filepath.Join(dir, quiz.FileName+".corrupt-*"))
+	if len(aside) != 1 {
+		t.Fatalf("kept aside: %v", aside)
+	}
+	if _, ok := m.(*App).Top().(*home.Model); !ok {
+		t.Fatalf("not on Home: %T", m.(*App).Top())
+	}
+	v := m.View()
+	if !strings.Contains(uitest.Flat(v), uitest.Flat(aside[0])) || !strings.Contains(v, "x dismisses this notice") {
+		t.Fatalf("Home does not keep the notice:\n%s", v)
+	}
+	m, _ = uitest.Drive(m, uitest.Press("down"), uitest.Press("x"))
+	if v := m.View(); strings.Contains(v, "kept, unchanged") {
+		t.Errorf("x did not dismiss the notice:\n%s", v)
 	}
 }
 

@@ -34,6 +34,9 @@ func (a *App) renderHelp(w int) string {
 		// The mouse, said once for every screen (no key matches "mouse").
 		mouse := key.NewBinding(key.WithKeys("mouse"), key.WithHelp("mouse", "wheel scrolls, click focuses"))
 		general := []key.Binding{closeHelp, g.Quit, g.Force, mouse}
+		if a.noticeShown() {
+			general = append([]key.Binding{common.Brief(g.Dismiss, "dismiss the notice about your progress")}, general...)
+		}
 		groups = append(groups, general)
 		full := a.fullHelpRows(groups, w)
 		// Keep at least a few body lines visible under a tall help.
@@ -50,6 +53,9 @@ func (a *App) renderHelp(w int) string {
 		tail = []key.Binding{g.Force}
 	} else {
 		tail = []key.Binding{common.Brief(g.Help, "more")}
+		if a.noticeShown() {
+			tail = append([]key.Binding{g.Dismiss}, tail...)
+		}
 		if len(a.stack) > 1 && !namesKey(bs, g.Back) {
 			tail = append(tail, g.Back)
 		}

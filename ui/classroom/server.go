@@ -903,8 +903,15 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 			s.logf("%s: progress not saved: %v", ss.name, err)
 		} else {
 			opts.Progress = store
-			if store.Notice != "" {
+			switch {
+			case len(store.Dropped) > 0:
+				opts.Notice = fmt.Sprintf("⚠ your progress file had %s that could not be read: they were left out, the rest carried over, and the original kept aside on the server; tell the teacher", quiz.Plural(len(store.Dropped), "part"))
+			case store.Notice != "":
 				opts.Notice = "⚠ your progress file could not be read; it was kept aside and a fresh one started"
+			}
+			if store.Notice != "" {
+				opts.NoticeDetail = opts.Notice
+				s.logf("%s: %s", ss.name, store.Notice)
 			}
 		}
 		opts.ExportDir = dir

@@ -114,9 +114,16 @@ func (a *app) runTUI(opts ui.Options) error {
 		opts.Progress = ui.NewMemoryProgress()
 		opts.Notice = "⚠ Progress is not being saved this session (use --state-dir for a writable place; the reason is printed when you quit)"
 		fmt.Fprintf(a.Stderr, "errorlab: progress will not be saved: %v\nUse --state-dir to pick a writable place.\n", err)
+		opts.NoticeDetail = fmt.Sprintf("Progress is not being saved this session: %v\nUse --state-dir to pick a writable place.", err)
 	default:
 		opts.Progress = store
-		if store.Notice != "" {
+		opts.NoticeDetail = store.Notice
+		switch {
+		case len(store.Dropped) > 0:
+			opts.Notice = fmt.Sprintf("⚠ Progress file partly unreadable: %s left out, the rest carried over; the original is kept as %s; details when you quit",
+				quiz.Plural(len(store.Dropped), "part"), filepath.Base(store.KeptAs))
+			fmt.Fprintln(a.Stderr, "errorlab:", store.Notice)
+		case store.Notice != "":
 			opts.Notice = "⚠ Progress file unreadable, kept aside as " + filepath.Base(store.KeptAs) + "; details when you quit"
 			fmt.Fprintln(a.Stderr, "errorlab:", store.Notice)
 		}

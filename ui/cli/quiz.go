@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,7 +24,8 @@ func (a *app) quizCmd() *cobra.Command {
 			"each answer; exam is a timed mock exam drawn by topic weight and difficulty (difficulty 3\n" +
 			"wherever the caps allow, a third at least), scored per topic against --pass at the end; review\n" +
 			"brings back what you missed and rests what you have mastered. Answers are kept in --state-dir,\n" +
-			"so review knows your history.",
+			"so review knows your history. Your last " + strconv.Itoa(quiz.KeptExams) + " finished mock exams keep their answers: Past exams\n" +
+			"on the quiz menu lists them, newest first (date, score, number of questions), and reopens any.",
 		Example: "  errorlab quiz\n" +
 			"  errorlab quiz --topic retryable --count 5\n" +
 			"  errorlab quiz --mode exam --count 30 --minutes 45 --seed 7\n" +

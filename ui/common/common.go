@@ -53,7 +53,25 @@ type Common struct {
 	// lastNotice is the progress store's notice shown last (or known at
 	// start), so a new one shows once.
 	lastNotice string
+	// pinned is the notice Home and the quiz menu keep on screen until the
+	// learner dismisses it (PinNotice); "" for none.
+	pinned string
 }
+
+// PinNotice keeps text (a progress file kept aside: what was left out,
+// where the original is) on Home and the quiz menu, below the screen,
+// until the learner dismisses it with x (DismissNotice). A status line
+// is gone at the next key; this stays until it is read. Lines are kept;
+// a leading ⚠ is dropped (the box shows its own).
+func (c *Common) PinNotice(text string) {
+	c.pinned = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "⚠"))
+}
+
+// PinnedNotice is the notice PinNotice keeps, "" when none waits.
+func (c *Common) PinnedNotice() string { return c.pinned }
+
+// DismissNotice drops the pinned notice: the learner has read it.
+func (c *Common) DismissNotice() { c.pinned = "" }
 
 // RecordScenario records one answer on a lab scenario, right (best or
 // acceptable) or not; the store decides the mark (✓ when the first
@@ -104,7 +122,8 @@ func (c *Common) MarkText() string {
 // AfterWrite runs after every progress write (a lab answer, a quiz item,
 // an exam): a new notice from the store (the progress file was found
 // spoiled and kept aside while running) goes to the status line, ahead
-// of what the status said.
+// of what the status said, and whole to Home and the quiz menu until it
+// is dismissed (PinNotice).
 func (c *Common) AfterWrite() {
 	if c.Progress == nil {
 		return
@@ -114,6 +133,7 @@ func (c *Common) AfterWrite() {
 		return
 	}
 	c.lastNotice = n
+	c.PinNotice(n)
 	n = shortNotice(n)
 	if c.status.Text != "" {
 		n += " · " + c.status.Text
@@ -126,8 +146,13 @@ func noticeText(p Progress) string {
 	return strings.TrimSpace(strings.TrimPrefix(p.CurrentNotice(), "⚠"))
 }
 
-// keptAside matches the store's notice about a spoiled progress file.
-var keptAside = regexp.MustCompile(`^Your progress file could not be read \((.*)\)\. It was kept as (\S+) and a fresh one started\.$`)
+// keptAside and carriedOver match the store's notices about a damaged
+// progress file (quiz.Store.Notice): kept aside whole, or kept aside
+// with what could be read carried over.
+var (
+	keptAside   = regexp.MustCompile(`^Your progress file could not be read: (.*)\. It was kept, unchanged, as (.+?) and a fresh one started\.`)
+	carriedOver = regexp.MustCompile(`^Your progress file had (\d+ parts?) that could not be read\. The original is kept, unchanged, as:\n  ([^\n]+)`)
+)
 
 // shortNotice fits the store's notice to a status line: what happened
 // and where the old file is first, the reason last.
@@ -135,7 +160,10 @@ func shortNotice(n string) string {
 	if m := keptAside.FindStringSubmatch(n); m != nil {
 		return fmt.Sprintf("progress file unreadable: a fresh one started; the old one is kept as %s (%s)", m[2], m[1])
 	}
-	return n
+	if m := carriedOver.FindStringSubmatch(n); m != nil {
+		return fmt.Sprintf("progress file partly unreadable: %s left out, the rest carried over; the original is kept as %s", m[1], m[2])
+	}
+	return strings.Join(strings.Fields(n), " ") // one line
 }
 
 // StatusKind says how a status line reads: each has its own symbol, so

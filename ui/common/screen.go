@@ -23,6 +23,13 @@ type InputCapturer interface {
 	Capturing() bool
 }
 
+// NoticeHost is a screen a learner lands on and reads at leisure (Home,
+// the quiz menu): while HostsNotice is true the root shows the pinned
+// notice (Common.PinNotice) in a box below it, and x dismisses it.
+type NoticeHost interface {
+	HostsNotice() bool
+}
+
 // BackHandler is a screen that uses esc itself before the root goes back
 // (clearing a filter, leaving the diff view). It returns true when it did.
 type BackHandler interface {

@@ -14,17 +14,21 @@ type Global struct {
 	Force key.Binding // ctrl+c: quits even while typing in a filter
 	Copy  key.Binding
 	Write key.Binding
+	// Dismiss closes the progress notice Home and the quiz menu keep on
+	// screen (common.Common.PinNotice); it acts only while one shows.
+	Dismiss key.Binding
 }
 
 // DefaultGlobal returns the keys people expect in a Charm app.
 func DefaultGlobal() Global {
 	return Global{
-		Help:  key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Back:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Quit:  key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		Force: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
-		Copy:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy envelope")),
-		Write: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write JSON")),
+		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Quit:    key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		Force:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy envelope")),
+		Write:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write JSON")),
+		Dismiss: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "dismiss notice")),
 	}
 }
 

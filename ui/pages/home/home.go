@@ -76,6 +76,10 @@ func (m *Model) Crumb() string { return "Home" }
 // SetSize implements common.Screen.
 func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 
+// HostsNotice implements common.NoticeHost: Home keeps a notice about
+// the learner's progress file on screen until it is dismissed.
+func (m *Model) HostsNotice() bool { return true }
+
 // ShortHelp implements help.KeyMap.
 func (m *Model) ShortHelp() []key.Binding {
 	return []key.Binding{m.c.Nav.Up, m.c.Nav.Down, m.keys.Open}

@@ -14,7 +14,8 @@ import (
 	"github.com/errorlab/errorlab/ui/common"
 )
 
-// Menu is "Practice & exam": Practice, Mock exam, Review, Results.
+// Menu is "Practice & exam": Practice, Mock exam, Review, Results, Past
+// exams.
 // It builds the pool (authored questions and the drills generated from
 // the lab's scenarios) in a command when it opens.
 type Menu struct {
@@ -54,6 +55,8 @@ type Menu struct {
 	// learning (right, but not yet three times in a row).
 	missed, learning int
 	lastRun          string
+	// past is how many finished exams Past exams can reopen.
+	past int
 
 	w, h int
 }
@@ -63,6 +66,7 @@ const (
 	menuExam
 	menuReview
 	menuResults
+	menuPast
 )
 
 type menuEntry struct{ name, desc string }
@@ -72,6 +76,7 @@ var menuEntries = []menuEntry{
 	{"Mock exam", "Timed, no feedback until you submit; flag questions and move freely between them."},
 	{"Review", "What you missed, brought back first (Leitner boxes), until you have it right three times."},
 	{"Results", "Mastery by topic, your exam history, and your weakest topics to practise."},
+	{"Past exams", fmt.Sprintf("Reopen one of your last %d mock exams, newest first: its score and every answer, each choice explained.", qz.KeptExams)},
 }
 
 type poolMsg struct {
@@ -152,11 +157,12 @@ func (m *Menu) Activate() tea.Cmd {
 
 // refresh counts what waits for review and reads the last exam.
 func (m *Menu) refresh() {
-	m.missed, m.learning, m.lastRun = 0, 0, ""
+	m.missed, m.learning, m.lastRun, m.past = 0, 0, "", 0
 	p, err := m.c.Progress.Load()
 	if err != nil || p == nil || m.pool == nil {
 		return
 	}
+	m.past = len(qz.RecentExams(p))
 	for _, it := range m.pool.Items {
 		r, ok := p.Items[it.ID]
 		switch {
@@ -189,6 +195,11 @@ func (m *Menu) reviewCounts() string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// HostsNotice implements common.NoticeHost: the menu keeps a notice
+// about the learner's progress file on screen until it is dismissed, but
+// not over a set-up, which needs the room.
+func (m *Menu) HostsNotice() bool { return m.setup < 0 }
 
 // Capturing is true while digits are being typed: q does not quit then.
 func (m *Menu) Capturing() bool { return m.edit != "" }
@@ -386,6 +397,12 @@ func (m *Menu) open() tea.Cmd {
 		return m.start(qz.Options{Mode: qz.Review, Seed: m.seed})
 	case menuResults:
 		return common.Send(common.NavMsg{Push: newResults(m.c, m.pool)})
+	case menuPast:
+		if m.past == 0 {
+			m.c.SetStatus(common.StatusInfo, "no mock exam finished yet: take one (Mock exam) and it is kept here")
+			return nil
+		}
+		return common.Send(common.NavMsg{Push: newPastExams(m.c, m.pool)})
 	}
 	return nil
 }
@@ -603,12 +620,16 @@ func (m *Menu) View() string {
 	for range lines {
 		m.entryAt = append(m.entryAt, -1)
 	}
+	cursorRow := 0
 	for i, e := range menuEntries {
 		if gap && i > 0 {
 			add("")
 			m.entryAt = append(m.entryAt, -1)
 		}
 		first := len(lines)
+		if i == m.cursor {
+			cursorRow = first
+		}
 		lead, ns := "   ", st.Bold
 		if m.pool == nil {
 			ns = st.Coming
@@ -624,6 +645,13 @@ func (m *Menu) View() string {
 			}
 			name += st.Muted.Render(" (" + r + ")")
 		}
+		if i == menuPast && m.pool != nil {
+			r := "none yet"
+			if m.past > 0 {
+				r = fmt.Sprintf("%d kept", m.past)
+			}
+			name += st.Muted.Render(" (" + r + ")")
+		}
 		add(lead + ns.Render(e.name) + strings.TrimPrefix(name, e.name))
 		d := wrap(e.desc, max(w-6, 10))
 		if len(d) > descRows {
@@ -636,6 +664,11 @@ func (m *Menu) View() string {
 		for range lines[first:] {
 			m.entryAt = append(m.entryAt, i)
 		}
+	}
+	if len(lines) > m.h {
+		// Too short for every entry (a notice below takes room): the
+		// window that keeps the chosen one in view.
+		lines, m.entryAt = common.ScrollRows(nil, lines, m.entryAt, cursorRow, m.h, descRows+1)
 	}
 	return strings.Join(lines, "\n")
 }
