@@ -36,6 +36,8 @@ var Concepts = []Concept{
 	{"exec-upstream-error", "§1", "a tool that was found and ran reports what failed beneath it, even a JSON-RPC error from a service it calls, as an isError result, not as a protocol error"},
 	{"exec-policy-refusal", "§1", "a rule that refuses the tool's work (a limit, unpaid fees, a closed window) is a tool execution error: an isError result, not a JSON-RPC error of any code, nor a success that says no"},
 	{"wire-error-shape", "§1", "a protocol error is an error member {code, message, data?} and no result: data may be left out, and one reply never carries an error and a result together"},
+	{"exec-not-found-contract", "§1 §4", "a lookup that ran and found no such record, an error by its contract, is an isError result: never a JSON-RPC error, whatever code the tool's description promises"},
+	{"exec-unforeseen-fault", "§1 §9", "a fault the tool's code did not foresee, met after the tool was found and ran, is a sanitized isError result, never -32603: that code is for faults outside any tool"},
 	// §2 The four categories and isRetryable.
 	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
 	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
