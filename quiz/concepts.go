@@ -94,6 +94,7 @@ var Concepts = []Concept{
 	{"prop-report", "§5", "on the cap, one report upward: the partial results, the unresolved error with its category, what was attempted"},
 	{"prop-report-at-once", "§5", "a non-retryable error the subagent cannot fix is reported at once; one it can fix is fixed locally"},
 	{"prop-coordinator", "§5", "the coordinator proceeds with partial data, tries another route, asks the user or escalates; it neither aborts nor hides"},
+	{"prop-cap-per-call", "§2 §5", "the cap belongs to each call that fails: a new failure gets its own resends, after 1 s, 2 s and 4 s, whatever other calls in the same job, to the same service included, have used"},
 	// §6 Safe to show the model.
 	{"safe-no-internals", "§6", "no stack traces, SQL, tokens, keys, headers or private host names in an error result"},
 	{"safe-sanitized-fault", "§6 §9", "an unexpected fault: a generic message and a correlationId; details in the server's log"},
