@@ -36,6 +36,10 @@ var Concepts = []Concept{
 	{"exec-upstream-error", "§1", "a tool that was found and ran reports what failed beneath it, even a JSON-RPC error from a service it calls, as an isError result, not as a protocol error"},
 	{"exec-policy-refusal", "§1", "a rule that refuses the tool's work (a limit, unpaid fees, a closed window) is a tool execution error: an isError result, not a JSON-RPC error of any code, nor a success that says no"},
 	{"wire-error-shape", "§1", "a protocol error is an error member {code, message, data?} and no result: data may be left out, and one reply never carries an error and a result together"},
+	{"rev-2025-06-18-handler-unreached", "§1", "2025-06-18: a call that fails the inputSchema gets -32602 before any tool runs, so a field only the handler needs is reported by nothing until a corrected call reaches the handler"},
+	{"rev-move-by-revision", "§1 §8", "the revision decides the move for a bad argument: under 2025-06-18 a schema failure is -32602 and fix_client, from 2025-11-25 an isError result and fix_input; a field only the handler needs is fix_input in every revision"},
+	{"rev-2025-06-18-date-row", "§1 §9", "2025-06-18: only what the inputSchema itself states can fail it; a date it types as a plain string, sent in the wrong form, meets the date row (isError, validation, the format and an example), not -32602"},
+	{"rev-2026-result-type-results-only", "§1", "2026-07-28: resultType \"complete\" rides on every result (an isError one, a partial success, server/discover's reply) and on no protocol error, which has no result"},
 	// §2 The four categories and isRetryable.
 	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
 	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
