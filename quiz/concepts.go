@@ -38,6 +38,10 @@ var Concepts = []Concept{
 	{"wire-error-shape", "§1", "a protocol error is an error member {code, message, data?} and no result: data may be left out, and one reply never carries an error and a result together"},
 	{"exec-not-found-contract", "§1 §4", "a lookup that ran and found no such record, an error by its contract, is an isError result: never a JSON-RPC error, whatever code the tool's description promises"},
 	{"exec-unforeseen-fault", "§1 §9", "a fault the tool's code did not foresee, met after the tool was found and ran, is a sanitized isError result, never -32603: that code is for faults outside any tool"},
+	{"rev-2025-06-18-handler-unreached", "§1", "2025-06-18: a call that fails the inputSchema gets -32602 before any tool runs, so a field only the handler needs is reported by nothing until a corrected call reaches the handler"},
+	{"rev-move-by-revision", "§1 §8", "the revision decides the move for a bad argument: under 2025-06-18 a schema failure is -32602 and fix_client, from 2025-11-25 an isError result and fix_input; a field only the handler needs is fix_input in every revision"},
+	{"rev-2025-06-18-date-row", "§1 §9", "2025-06-18: only what the inputSchema itself states can fail it; a date it types as a plain string, sent in the wrong form, meets the date row (isError, validation, the format and an example), not -32602"},
+	{"rev-2026-result-type-results-only", "§1", "2026-07-28: resultType \"complete\" rides on every result (an isError one, a partial success, server/discover's reply) and on no protocol error, which has no result"},
 	// §2 The four categories and isRetryable.
 	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
 	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
