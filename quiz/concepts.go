@@ -42,6 +42,9 @@ var Concepts = []Concept{
 	{"rev-move-by-revision", "§1 §8", "the revision decides the move for a bad argument: under 2025-06-18 a schema failure is -32602 and fix_client, from 2025-11-25 an isError result and fix_input; a field only the handler needs is fix_input in every revision"},
 	{"rev-2025-06-18-date-row", "§1 §9", "2025-06-18: only what the inputSchema itself states can fail it; a date it types as a plain string, sent in the wrong form, meets the date row (isError, validation, the format and an example), not -32602"},
 	{"rev-2026-result-type-results-only", "§1", "2026-07-28: resultType \"complete\" rides on every result (an isError one, a partial success, server/discover's reply) and on no protocol error, which has no result"},
+	{"rev-2025-06-18-called-tool-schema", "§1 §9", "2025-06-18: -32602 answers arguments that fail the inputSchema of the tool the host called; a tool that passed it and then met -32602 from a server it calls reports an isError result (a field the work needs: validation)"},
+	{"rev-2025-06-18-confirmation-field", "§1 §9", "2025-06-18: a confirmation the inputSchema requires, left out or of the wrong type, is -32602 and no result, so no requiresUserAction reaches the model; sent as false it reaches the handler, which answers isError with requiresUserAction"},
+	{"rev-sep-1303-go-error", "§1", "SEP-1303 changed the answer to arguments that fail the inputSchema, not to a handler's Go error: from 2025-11-25 as before, an mcp-go handler that rejects an argument by returning a Go error gets -32603"},
 	// §2 The four categories and isRetryable.
 	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
 	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
