@@ -75,6 +75,7 @@ var Concepts = []Concept{
 	{"retry-new-call-no-wait", "§2", "the backoff's waits stand only before resends of a transient failure: a new call (corrected input, another principal) goes without one, even straight after failures"},
 	{"backoff-ends-on-answer", "§2 §4", "the backoff resends transient failures only: the first reply that is not one (a success, a valid empty included) ends it, with resends left"},
 	{"resend-before-partial", "§2 §5 §9", "a call that failed transiently beside calls that answered is resent alone, on the backoff, before any partial answer: partial results go out only once its cap is spent"},
+	{"transient-resend-whole-call", "§2", "the unit of a resend is the call: one call that failed transiently is resent whole, its arguments unchanged, even when its result carries partial results and names the one part that failed; a call for that part alone is not the transient move"},
 	// §3 Structured metadata.
 	{"meta-placement", "§3", "the category fields go in structuredContent and, the same data serialized, in a text block"},
 	{"meta-convention", "§3", "errorCategory, isRetryable and description are an application convention; MCP defines content, structuredContent, isError and _meta"},
@@ -102,6 +103,8 @@ var Concepts = []Concept{
 	{"prop-report-at-once", "§5", "a non-retryable error the subagent cannot fix is reported at once; one it can fix is fixed locally"},
 	{"prop-coordinator", "§5", "the coordinator proceeds with partial data, tries another route, asks the user or escalates; it neither aborts nor hides"},
 	{"prop-cap-per-call", "§2 §5", "the cap belongs to each call that fails: a new failure gets its own resends, after 1 s, 2 s and 4 s, whatever other calls in the same job, to the same service included, have used"},
+	{"prop-route-after-cap", "§5", "on the cap the subagent's recovery ends in its one report: another route (a second service or tool that holds the same fact) is the coordinator's move, not one the subagent takes before it reports"},
+	{"prop-cap-tool-inner-tries", "§2 §5", "the cap counts the resends the caller's code makes of its own call: tries a tool makes inside itself, to its own upstream, spend none of it, so a transient result is a first failure to resend on the backoff"},
 	// §6 Safe to show the model.
 	{"safe-no-internals", "§6", "no stack traces, SQL, tokens, keys, headers or private host names in an error result"},
 	{"safe-sanitized-fault", "§6 §9", "an unexpected fault: a generic message and a correlationId; details in the server's log"},
