@@ -42,6 +42,9 @@ var Concepts = []Concept{
 	{"rev-move-by-revision", "§1 §8", "the revision decides the move for a bad argument: under 2025-06-18 a schema failure is -32602 and fix_client, from 2025-11-25 an isError result and fix_input; a field only the handler needs is fix_input in every revision"},
 	{"rev-2025-06-18-date-row", "§1 §9", "2025-06-18: only what the inputSchema itself states can fail it; a date it types as a plain string, sent in the wrong form, meets the date row (isError, validation, the format and an example), not -32602"},
 	{"rev-2026-result-type-results-only", "§1", "2026-07-28: resultType \"complete\" rides on every result (an isError one, a partial success, server/discover's reply) and on no protocol error, which has no result"},
+	{"rev-2025-06-18-confirm-field", "§1 §9", "2025-06-18: a confirmation flag the inputSchema requires, left out of the call, is -32602 with no result; the unconfirmed-action row (isError, requiresUserAction) is the reply of a handler that runs and checks it"},
+	{"rev-2025-06-18-limit-in-schema", "§1 §2", "2025-06-18: a business limit the inputSchema states (a maximum) fails the schema: -32602 with no result, not a business refusal with a customerMessage, which needs a handler that runs"},
+	{"handler-go-error-ran", "§1", "the -32603 mcp-go makes of a handler's Go error comes after the handler ran, in every revision: it does not show that no code ran, and the repair is an isError result written on purpose, not a host that relays protocol errors"},
 	// §2 The four categories and isRetryable.
 	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
 	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
@@ -122,6 +125,7 @@ var Concepts = []Concept{
 	{"dt-missing-field", "§9", "missing-field row: the validation result names which field is missing and gives an example call"},
 	{"dt-date-no-silent-fix", "§9", "date row: a date in the wrong format is refused as validation with the corrected value, even when it can be read only one way; the handler does not read it and carry on"},
 	{"dt-permission-no-retry", "§9", "permission row: isError true, permission and no automatic retry (isRetryable false, no retryAfterSeconds), even when the access is on its way"},
+	{"fix-input-asks-user", "§8 §2", "fix_input includes asking the user for an argument the agent cannot infer, then a new call; ask_confirmation is for an action the user must agree to, and staff are not needed for input the user can give"},
 }
 
 // ConceptOf returns the catalogue entry with that id.
