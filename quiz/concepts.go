@@ -45,6 +45,8 @@ var Concepts = []Concept{
 	{"rev-2025-06-18-called-tool-schema", "§1 §9", "2025-06-18: -32602 answers arguments that fail the inputSchema of the tool the host called; a tool that passed it and then met -32602 from a server it calls reports an isError result (a field the work needs: validation)"},
 	{"rev-2025-06-18-confirmation-field", "§1 §9", "2025-06-18: a confirmation the inputSchema requires, left out or of the wrong type, is -32602 and no result, so no requiresUserAction reaches the model; sent as false it reaches the handler, which answers isError with requiresUserAction"},
 	{"rev-sep-1303-go-error", "§1", "SEP-1303 changed the answer to arguments that fail the inputSchema, not to a handler's Go error: from 2025-11-25 as before, an mcp-go handler that rejects an argument by returning a Go error gets -32603"},
+	{"rev-2025-06-18-limit-in-schema", "§1 §2", "2025-06-18: a business limit the inputSchema states (a maximum) fails the schema: -32602 with no result, not a business refusal with a customerMessage, which needs a handler that runs"},
+	{"handler-go-error-ran", "§1", "the -32603 mcp-go makes of a handler's Go error comes after the handler ran, in every revision: it does not show that no code ran, and the repair is an isError result written on purpose, not a host that relays protocol errors"},
 	// §2 The four categories and isRetryable.
 	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
 	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
@@ -128,6 +130,7 @@ var Concepts = []Concept{
 	{"dt-missing-field", "§9", "missing-field row: the validation result names which field is missing and gives an example call"},
 	{"dt-date-no-silent-fix", "§9", "date row: a date in the wrong format is refused as validation with the corrected value, even when it can be read only one way; the handler does not read it and carry on"},
 	{"dt-permission-no-retry", "§9", "permission row: isError true, permission and no automatic retry (isRetryable false, no retryAfterSeconds), even when the access is on its way"},
+	{"fix-input-asks-user", "§8 §2", "fix_input includes asking the user for an argument the agent cannot infer, then a new call; ask_confirmation is for an action the user must agree to, and staff are not needed for input the user can give"},
 }
 
 // ConceptOf returns the catalogue entry with that id.
