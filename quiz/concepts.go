@@ -36,6 +36,17 @@ var Concepts = []Concept{
 	{"exec-upstream-error", "§1", "a tool that was found and ran reports what failed beneath it, even a JSON-RPC error from a service it calls, as an isError result, not as a protocol error"},
 	{"exec-policy-refusal", "§1", "a rule that refuses the tool's work (a limit, unpaid fees, a closed window) is a tool execution error: an isError result, not a JSON-RPC error of any code, nor a success that says no"},
 	{"wire-error-shape", "§1", "a protocol error is an error member {code, message, data?} and no result: data may be left out, and one reply never carries an error and a result together"},
+	{"exec-not-found-contract", "§1 §4", "a lookup that ran and found no such record, an error by its contract, is an isError result: never a JSON-RPC error, whatever code the tool's description promises"},
+	{"exec-unforeseen-fault", "§1 §9", "a fault the tool's code did not foresee, met after the tool was found and ran, is a sanitized isError result, never -32603: that code is for faults outside any tool"},
+	{"rev-2025-06-18-handler-unreached", "§1", "2025-06-18: a call that fails the inputSchema gets -32602 before any tool runs, so a field only the handler needs is reported by nothing until a corrected call reaches the handler"},
+	{"rev-move-by-revision", "§1 §8", "the revision decides the move for a bad argument: under 2025-06-18 a schema failure is -32602 and fix_client, from 2025-11-25 an isError result and fix_input; a field only the handler needs is fix_input in every revision"},
+	{"rev-2025-06-18-date-row", "§1 §9", "2025-06-18: only what the inputSchema itself states can fail it; a date it types as a plain string, sent in the wrong form, meets the date row (isError, validation, the format and an example), not -32602"},
+	{"rev-2026-result-type-results-only", "§1", "2026-07-28: resultType \"complete\" rides on every result (an isError one, a partial success, server/discover's reply) and on no protocol error, which has no result"},
+	{"rev-2025-06-18-called-tool-schema", "§1 §9", "2025-06-18: -32602 answers arguments that fail the inputSchema of the tool the host called; a tool that passed it and then met -32602 from a server it calls reports an isError result (a field the work needs: validation)"},
+	{"rev-2025-06-18-confirmation-field", "§1 §9", "2025-06-18: a confirmation the inputSchema requires, left out or of the wrong type, is -32602 and no result, so no requiresUserAction reaches the model; sent as false it reaches the handler, which answers isError with requiresUserAction"},
+	{"rev-sep-1303-go-error", "§1", "SEP-1303 changed the answer to arguments that fail the inputSchema, not to a handler's Go error: from 2025-11-25 as before, an mcp-go handler that rejects an argument by returning a Go error gets -32603"},
+	{"rev-2025-06-18-limit-in-schema", "§1 §2", "2025-06-18: a business limit the inputSchema states (a maximum) fails the schema: -32602 with no result, not a business refusal with a customerMessage, which needs a handler that runs"},
+	{"handler-go-error-ran", "§1", "the -32603 mcp-go makes of a handler's Go error comes after the handler ran, in every revision: it does not show that no code ran, and the repair is an isError result written on purpose, not a host that relays protocol errors"},
 	// §2 The four categories and isRetryable.
 	{"cat-transient", "§2", "transient row: a timeout or an unavailable service; resend the same call after a wait"},
 	{"cat-validation", "§2", "validation row: malformed or missing input; correct it (infer it, or ask the user) and send a new call"},
@@ -66,6 +77,7 @@ var Concepts = []Concept{
 	{"retry-new-call-no-wait", "§2", "the backoff's waits stand only before resends of a transient failure: a new call (corrected input, another principal) goes without one, even straight after failures"},
 	{"backoff-ends-on-answer", "§2 §4", "the backoff resends transient failures only: the first reply that is not one (a success, a valid empty included) ends it, with resends left"},
 	{"resend-before-partial", "§2 §5 §9", "a call that failed transiently beside calls that answered is resent alone, on the backoff, before any partial answer: partial results go out only once its cap is spent"},
+	{"transient-resend-whole-call", "§2", "the unit of a resend is the call: one call that failed transiently is resent whole, its arguments unchanged, even when its result carries partial results and names the one part that failed; a call for that part alone is not the transient move"},
 	// §3 Structured metadata.
 	{"meta-placement", "§3", "the category fields go in structuredContent and, the same data serialized, in a text block"},
 	{"meta-convention", "§3", "errorCategory, isRetryable and description are an application convention; MCP defines content, structuredContent, isError and _meta"},
@@ -92,6 +104,9 @@ var Concepts = []Concept{
 	{"prop-report", "§5", "on the cap, one report upward: the partial results, the unresolved error with its category, what was attempted"},
 	{"prop-report-at-once", "§5", "a non-retryable error the subagent cannot fix is reported at once; one it can fix is fixed locally"},
 	{"prop-coordinator", "§5", "the coordinator proceeds with partial data, tries another route, asks the user or escalates; it neither aborts nor hides"},
+	{"prop-cap-per-call", "§2 §5", "the cap belongs to each call that fails: a new failure gets its own resends, after 1 s, 2 s and 4 s, whatever other calls in the same job, to the same service included, have used"},
+	{"prop-route-after-cap", "§5", "on the cap the subagent's recovery ends in its one report: another route (a second service or tool that holds the same fact) is the coordinator's move, not one the subagent takes before it reports"},
+	{"prop-cap-tool-inner-tries", "§2 §5", "the cap counts the resends the caller's code makes of its own call: tries a tool makes inside itself, to its own upstream, spend none of it, so a transient result is a first failure to resend on the backoff"},
 	// §6 Safe to show the model.
 	{"safe-no-internals", "§6", "no stack traces, SQL, tokens, keys, headers or private host names in an error result"},
 	{"safe-sanitized-fault", "§6 §9", "an unexpected fault: a generic message and a correlationId; details in the server's log"},
@@ -115,6 +130,7 @@ var Concepts = []Concept{
 	{"dt-missing-field", "§9", "missing-field row: the validation result names which field is missing and gives an example call"},
 	{"dt-date-no-silent-fix", "§9", "date row: a date in the wrong format is refused as validation with the corrected value, even when it can be read only one way; the handler does not read it and carry on"},
 	{"dt-permission-no-retry", "§9", "permission row: isError true, permission and no automatic retry (isRetryable false, no retryAfterSeconds), even when the access is on its way"},
+	{"fix-input-asks-user", "§8 §2", "fix_input includes asking the user for an argument the agent cannot infer, then a new call; ask_confirmation is for an action the user must agree to, and staff are not needed for input the user can give"},
 }
 
 // ConceptOf returns the catalogue entry with that id.
