@@ -579,32 +579,59 @@ func (a *App) header(w int) string {
 }
 
 // tooSmallView centres the size message: what is wrong, the sizes on a
-// line of their own, and "q quits" last, each line wrapped only when it
-// is wider than the terminal. When the height is short, "q quits" stays.
+// line of their own, and "q quits" last. Every line wraps at spaces, so
+// no word is cut; when the full message does not fit the height it gives
+// way to shorter wordings (the blank line, then the sizes, then terser
+// text) before anything is dropped, and "q quits" always stays last.
 func tooSmallView(w, h int, asked bool) string {
-	quits := "q quits"
+	sizes := fmt.Sprintf("need at least %dx%d, have %dx%d", common.MinWidth, common.MinHeight, w, h)
+	type tier struct {
+		msgs  []string // "" is a blank line
+		quits string
+	}
+	var tiers []tier
 	if asked {
-		quits = "q again quits and loses it"
+		const wip, quits = "this screen has work in progress: enlarge the terminal to keep it", "q again quits and loses it"
+		tiers = []tier{
+			{[]string{"terminal too small", sizes, wip, ""}, quits},
+			{[]string{"terminal too small", sizes, wip}, quits},
+			{[]string{"terminal too small", wip}, quits},
+			{[]string{"terminal too small", "work in progress: enlarge to keep it"}, quits},
+			{[]string{"too small", "unsaved work"}, "q again quits"},
+		}
+	} else {
+		tiers = []tier{
+			{[]string{"terminal too small", sizes, ""}, "q quits"},
+			{[]string{"terminal too small", sizes}, "q quits"},
+			{[]string{"terminal too small"}, "q quits"},
+			{[]string{"too small"}, "q quits"},
+		}
 	}
-	var lines []string
-	msgs := []string{
-		"terminal too small",
-		fmt.Sprintf("need at least %dx%d, have %dx%d", common.MinWidth, common.MinHeight, w, h),
+	tw := max(w, 1)
+	var lines, quits []string
+	for _, t := range tiers {
+		lines = lines[:0]
+		for _, m := range t.msgs {
+			if m == "" {
+				lines = append(lines, "")
+				continue
+			}
+			lines = append(lines, common.WrapWords(m, tw)...)
+		}
+		quits = common.WrapWords(t.quits, tw)
+		if len(lines)+len(quits) <= h {
+			break
+		}
 	}
-	if asked {
-		msgs = append(msgs, "this screen has work in progress: enlarge the terminal to keep it")
+	if len(quits) > h {
+		// Not even the quit line fits whole: one row of it.
+		quits = []string{ansi.Truncate(strings.Join(quits, " "), tw, "")}
 	}
-	for _, l := range msgs {
-		lines = append(lines, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
-	}
-	if len(lines)+2 <= h {
-		lines = append(lines, "")
-	}
-	lines = append(lines, quits)
-	if len(lines) > h {
-		keep := max(h-1, 0)
-		lines = append(lines[:keep:keep], quits)
-		lines = lines[len(lines)-min(len(lines), h):]
+	keep := min(len(lines), max(h-len(quits), 0))
+	lines = append(lines[:keep:keep], quits...)
+	for i, l := range lines {
+		// Each line centred on its own, also when the longest fills w.
+		lines[i] = lipgloss.PlaceHorizontal(w, lipgloss.Center, l)
 	}
 	return clampFrame(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n")), w, h)
 }

@@ -97,3 +97,72 @@ func TestTooSmall(t *testing.T) {
 	}
 	teatest.RequireEqualOutput(t, []byte(view))
 }
+
+// TestTooSmallWordsWhole: the size message never cuts a word, wherever it
+// is too small. At 20x5, after q on a screen with work, it read "this
+// screen has work" and "q again quits and lo"; now it gives way to a
+// shorter wording that reads whole, with the quit line last and whole.
+func TestTooSmallWordsWhole(t *testing.T) {
+	vocab := map[string]bool{}
+	for _, s := range []string{
+		"terminal too small", "need at least 60x20, have", "q quits",
+		"this screen has work in progress: enlarge the terminal to keep it",
+		"q again quits and loses it", "work in progress: enlarge to keep it", "too small", "unsaved work",
+	} {
+		for _, f := range strings.Fields(s) {
+			vocab[f] = true
+		}
+	}
+	if v := strings.Join(strings.Fields(tooSmallView(20, 5, true)), " "); !strings.Contains(v, "work in progress: enlarge to keep it") || !strings.HasSuffix(v, "q again quits and loses it") {
+		t.Errorf("20x5 does not read whole: %q", v)
+	}
+	// Smaller than any wording: no panic, nothing overflows.
+	for w := 0; w < 12; w++ {
+		for h := 0; h < 6; h++ {
+			for _, asked := range []bool{false, true} {
+				for _, l := range strings.Split(tooSmallView(w, h, asked), "\n") {
+					if ansi.StringWidth(l) > w {
+						t.Fatalf("%dx%d: line %q too wide", w, h, l)
+					}
+				}
+			}
+		}
+	}
+	for _, asked := range []bool{false, true} {
+		quits := []string{"q quits"}
+		if asked {
+			quits = []string{"q again quits and loses it", "q again quits"}
+		}
+		for w := 10; w < 60; w++ {
+			for h := 5; h < 20; h++ {
+				v := tooSmallView(w, h, asked)
+				lines := strings.Split(v, "\n")
+				if len(lines) > h {
+					t.Fatalf("%dx%d: %d lines", w, h, len(lines))
+				}
+				for _, l := range lines {
+					if ansi.StringWidth(l) > w {
+						t.Fatalf("%dx%d: line %q too wide", w, h, l)
+					}
+				}
+				have := fmt.Sprintf("%dx%d", w, h)
+				for _, f := range strings.Fields(v) {
+					if !vocab[f] && f != have {
+						t.Fatalf("%dx%d asked=%v: %q is not a whole word:\n%s", w, h, asked, f, v)
+					}
+				}
+				folded := strings.Join(strings.Fields(v), " ")
+				if !strings.Contains(folded, "too small") {
+					t.Errorf("%dx%d asked=%v: no \"too small\":\n%s", w, h, asked, v)
+				}
+				ok := false
+				for _, q := range quits {
+					ok = ok || strings.HasSuffix(folded, q)
+				}
+				if !ok {
+					t.Errorf("%dx%d asked=%v: the quit line is not last and whole:\n%s", w, h, asked, v)
+				}
+			}
+		}
+	}
+}

@@ -196,7 +196,7 @@ func (d Doc) RenderLines(width int, st *styles.Styles) [][]string {
 	// after the colon that ends a key of JSON held in a string
 	// (`\"isRetryable\":false,\"description\"`), so text a model
 	// reads as JSON wraps between its members, not inside a word.
-	breakAfter := func(prev, c cell) bool {
+	breakAfter := func(prev, c, _ cell) bool {
 		if !d.json || c.kind != tokString {
 			return false
 		}
@@ -239,7 +239,7 @@ func runeWidth(r rune) int {
 // cell (a space, dropped at the break) or, when breakAfter is set, just
 // after a cell it accepts (given the cell before it). Only a word wider
 // than a whole row is cut inside.
-func wrapCells(cells []cell, width, hang int, breakable func(cell) bool, breakAfter func(prev, c cell) bool) [][]cell {
+func wrapCells(cells []cell, width, hang int, breakable func(cell) bool, breakAfter func(prev, c, next cell) bool) [][]cell {
 	total := 0
 	for _, c := range cells {
 		total += c.w
@@ -260,7 +260,10 @@ func wrapCells(cells []cell, width, hang int, breakable func(cell) bool, breakAf
 		}
 		return p
 	}
-	after := func(row []cell, j int) bool {
+	// after reports whether the row may break just after row[j]; next is
+	// the cell that would follow it (row[j+1], or the cell that did not
+	// fit).
+	after := func(row []cell, j int, next cell) bool {
 		if breakAfter == nil {
 			return false
 		}
@@ -268,7 +271,10 @@ func wrapCells(cells []cell, width, hang int, breakable func(cell) bool, breakAf
 		if j > 0 {
 			prev = row[j-1]
 		}
-		return breakAfter(prev, row[j])
+		if j+1 < len(row) {
+			next = row[j+1]
+		}
+		return breakAfter(prev, row[j], next)
 	}
 	row := []cell{}
 	rowW := 0
@@ -287,7 +293,7 @@ func wrapCells(cells []cell, width, hang int, breakable func(cell) bool, breakAf
 			// what moves down must fit beside c on the next row.
 			tailW := 0
 			for j := len(row) - 1; j > minBreak && cont+tailW+c.w <= width; j-- {
-				if after(row, j) {
+				if after(row, j, c) {
 					carry = append(carry, row[j+1:]...)
 					row = row[:j+1]
 					break
@@ -323,6 +329,46 @@ func wrapCells(cells []cell, width, hang int, breakable func(cell) bool, breakAf
 		rowW += c.w
 	}
 	return append(rows, row)
+}
+
+// WrapText wraps one paragraph of prose to w cells for a screen of plain
+// text. It breaks at spaces, like common.WrapWords, and also inside
+// inline JSON the prose quotes ({"order_id":"ORD-4471","reason":"x"}),
+// between its tokens the way the JSON panes do: after a comma or after
+// the colon that ends a key, when the next token follows with no space.
+// So a call's arguments in a question wrap between members, not inside
+// a key or a value. Only a token wider than a whole line is cut. Runs of
+// spaces fold to one; w < 1 is taken as 1.
+func WrapText(para string, w int) []string {
+	w = max(w, 1)
+	para = strings.Join(strings.Fields(para), " ")
+	if para == "" {
+		return []string{""}
+	}
+	cells := make([]cell, 0, len(para))
+	for _, r := range para {
+		cells = append(cells, cell{r, runeWidth(r), tokPlain})
+	}
+	opens := func(r rune) bool { return r == '"' || r == '{' || r == '[' }
+	breakAfter := func(prev, c, next cell) bool {
+		switch c.r {
+		case ',':
+			return opens(next.r)
+		case ':':
+			return prev.r == '"' && next.r != ' '
+		}
+		return false
+	}
+	rows := wrapCells(cells, w, 0, func(c cell) bool { return c.r == ' ' }, breakAfter)
+	out := make([]string, len(rows))
+	for i, row := range rows {
+		var b strings.Builder
+		for _, c := range row {
+			b.WriteRune(c.r)
+		}
+		out[i] = strings.TrimRight(b.String(), " ")
+	}
+	return out
 }
 
 // styleCells renders a row, one lipgloss Render per run of the same kind.

@@ -198,3 +198,35 @@ func TestWrapBreaksBetweenWords(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapTextBreaksBetweenInlineTokens: prose that quotes JSON inline
+// wraps between the JSON's tokens (after a comma, or after a key's colon)
+// rather than inside a key or value, keeps prose commas and colons
+// (£1,250.00, "yes": fine) whole, and never exceeds the width.
+func TestWrapTextBreaksBetweenInlineTokens(t *testing.T) {
+	text := `The agent sent {"customer_id":"C-1001","order_id":"ORD-4502","reason":"business_rule","summary":"Refund of £1,250.00 needs approval."} and she said "yes": fine.`
+	keep := []string{`"customer_id"`, `"C-1001"`, `"order_id"`, `"ORD-4502"`, `"reason"`, `"business_rule"`, `"summary"`, `£1,250.00`, `"yes":`}
+	for w := 16; w <= 90; w++ { // from the widest token, "business_rule",
+		rows := WrapText(text, w)
+		joined := strings.Join(rows, "\n")
+		for _, r := range rows {
+			if ansi.StringWidth(r) > w {
+				t.Fatalf("width %d: row %q is wider", w, r)
+			}
+		}
+		for _, k := range keep {
+			if !strings.Contains(joined, k) {
+				t.Errorf("width %d: %s is cut across rows:\n%s", w, k, joined)
+			}
+		}
+		if got := strings.Join(strings.Fields(strings.Join(rows, "")), ""); got != strings.Join(strings.Fields(text), "") {
+			t.Errorf("width %d: text lost or changed:\n%s", w, joined)
+		}
+	}
+	if got := WrapText("a  b\tc", 80); len(got) != 1 || got[0] != "a b c" {
+		t.Errorf("spaces fold: %q", got)
+	}
+	if got := WrapText("", 5); len(got) != 1 || got[0] != "" {
+		t.Errorf("empty: %q", got)
+	}
+}

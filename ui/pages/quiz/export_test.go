@@ -128,3 +128,7 @@ func (q *question) ChooseKeys() string { return q.chooseKeys() }
 
 // ExhibitRows is the rows of the exhibit box in a narrow column.
 func (q *question) ExhibitRows() int { return q.exH }
+
+// Lines is the column's text rows (stem, prompts, choices and, revealed,
+// explanations), without the exhibit.
+func (q *question) Lines() []string { return q.lines }

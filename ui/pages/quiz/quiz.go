@@ -678,9 +678,13 @@ func (m *session) navigator() string {
 		legend = st.Muted.Render("   ● answered  ◐ partly  ○ not yet  ⚑ flagged")
 	}
 	// Every question numbered; else numbered every 5 or 10 (and the
-	// current one), so the row still says where the learner is; else
-	// bare symbols.
+	// current one), so the row still says where the learner is, with
+	// "s submit" beside it. Never bare symbols: they hide which question
+	// is the current one; a numbered window below does not.
 	for _, step := range stripSteps {
+		if step == 0 {
+			break
+		}
 		row := " " + stripRow(n, m.cur, step, cell)
 		rw := ansi.StringWidth(row)
 		switch {
@@ -688,21 +692,88 @@ func (m *session) navigator() string {
 			return row + "  " + submit + legend
 		case rw+2+submitW <= m.w:
 			return row + "  " + submit
-		case step == 1 && rw <= m.w:
-			return row // the help bar names s
 		}
 	}
-	// Too many for one row: a window around the current question.
-	room := max(m.w-submitW-8, 5)
-	from := max(m.cur-room/2, 0)
-	to := min(from+room, n)
-	from = max(to-room, 0)
-	var parts []string
-	for i := from; i < to; i++ {
-		parts = append(parts, cell(i, i == m.cur))
+	// Too many for one row: a window around the current question, as
+	// wide as the row allows beside "s submit". Numbers inside it (its
+	// first cell, every 10th and the current one) say where it is; "1 …"
+	// before it and "… n" after it say questions lie off the strip, so
+	// the last number shown is always the exam's last question.
+	// The legend too when it leaves the window 40 cells or more.
+	room := m.w - 3 - submitW
+	if room-ansi.StringWidth(legend) < 40 {
+		legend = ""
+	} else {
+		room -= ansi.StringWidth(legend)
 	}
-	line := " " + fmt.Sprintf("%d ", from+1) + strings.Join(parts, "") + fmt.Sprintf(" %d", to) + "  " + submit
-	return fit(line, m.w)
+	from, to := m.stripWindow(n, room)
+	var b strings.Builder
+	b.WriteString(" ")
+	if from > 0 {
+		b.WriteString(st.Muted.Render("1 … "))
+	}
+	for i := from; i < to; i++ {
+		b.WriteString(cell(i, windowNumbered(i, from, to, n, m.cur)))
+	}
+	if to < n {
+		b.WriteString(st.Muted.Render(fmt.Sprintf(" … %d", n)))
+	}
+	return fit(b.String()+"  "+submit+legend, m.w)
+}
+
+// windowNumbered reports whether question i carries its number in a
+// strip window from..to of n: the window's first cell, every 10th, the
+// current one, and the exam's last when the window reaches it.
+func windowNumbered(i, from, to, n, cur int) bool {
+	return i == from || i == cur || (i+1)%10 == 0 || (to == n && i == n-1)
+}
+
+// stripWindow is the widest run of questions from..to around the current
+// one whose strip (with "1 … " and " … n" where questions lie beyond it)
+// fits in room cells; at least the current question.
+func (m *session) stripWindow(n, room int) (from, to int) {
+	digits := func(k int) int { return len(fmt.Sprint(k)) }
+	cellW := func(i int, numbered bool) int {
+		w := 1
+		if numbered {
+			w += digits(i + 1)
+		}
+		if m.s.Flags[i] {
+			w++
+		}
+		if i == m.cur {
+			w += 2
+		}
+		return w
+	}
+	width := func(from, to int) int {
+		w := 0
+		if from > 0 {
+			w += 4 // "1 … "
+		}
+		if to < n {
+			w += 3 + digits(n) // " … n"
+		}
+		for i := from; i < to; i++ {
+			w += cellW(i, windowNumbered(i, from, to, n, m.cur))
+		}
+		return w
+	}
+	from, to = m.cur, m.cur+1
+	for grew := true; grew; {
+		grew = false
+		// One to the right, then one to the left, so the current
+		// question stays near the middle until one end is reached.
+		if to < n && width(from, to+1) <= room {
+			to++
+			grew = true
+		}
+		if from > 0 && width(from-1, to) <= room {
+			from--
+			grew = true
+		}
+	}
+	return from, to
 }
 
 // stripSteps are the numberings a row of questions tries, widest first:
@@ -711,13 +782,14 @@ var stripSteps = []int{1, 5, 10, 0}
 
 // stripRow is a row of n questions' cells: with step 1 each numbered
 // and a space apart ("1● 2○ [3○]"); with a larger step close together,
-// numbered at the first, every step-th and the current one
-// ("1●●●●5●○[8○]○10○"); with step 0 bare symbols. cell(i, numbered)
+// numbered at the first, every step-th, the current one and the last,
+// so the row ends on the number of questions ("1●●●●5●○[8○]○10○○12○");
+// with step 0 bare symbols. cell(i, numbered)
 // is question i's cell, styled.
 func stripRow(n, cur, step int, cell func(i int, numbered bool) string) string {
 	var b strings.Builder
 	for i := range n {
-		num := step == 1 || (step > 1 && (i == 0 || (i+1)%step == 0 || i == cur))
+		num := step == 1 || (step > 1 && (i == 0 || (i+1)%step == 0 || i == cur || i == n-1))
 		if step == 1 && i > 0 {
 			b.WriteString(" ")
 		}

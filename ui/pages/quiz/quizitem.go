@@ -828,7 +828,9 @@ func (q *question) choices() int {
 	return len(q.it.Parts[q.part].Choices)
 }
 
-// wrap wraps plain text to w cells, keeping paragraph breaks.
+// wrap wraps plain text to w cells, keeping paragraph breaks: at spaces,
+// and inside inline JSON (a call's arguments in a drill's stem) between
+// its tokens, as the JSON panes do, never inside a key or a value.
 func wrap(text string, w int) []string {
 	w = max(w, 1)
 	var out []string
@@ -838,7 +840,7 @@ func wrap(text string, w int) []string {
 			out = append(out, "")
 			continue
 		}
-		out = append(out, common.WrapWords(para, w)...)
+		out = append(out, jsonview.WrapText(para, w)...)
 	}
 	return out
 }
