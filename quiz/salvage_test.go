@@ -1,10 +1,16 @@
 package quiz
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A progress file as a learner might have it after editing one field by
@@ -76,7 +82,7 @@ func TestPartlyBadFileKeepsWhatIsValid(t *testing.T) {
 		`the answers to one question or drill (line 9): the field "box" holds a string where progress keeps a number`,
 		`the answers to one question or drill (line 10): its topic "astrology" is not one of errorlab's topics`,
 		`the mock exam of 2026-05-03 09:00 UTC (line 14): its score by topic names "astrology"`,
-		"Carried over: 2 lab scenarios, 1 question or drill answered, 1 mock exam. Left out:\n",
+		"Carried over: 2 lab scenarios, 1 question or drill answered, 1 mock exam.\nLeft out:\n",
 		"kept, unchanged, as:\n  " + aside[0] + "\n",
 		"rename it back to progress.json",
 	} {
@@ -151,5 +157,183 @@ func TestSectionOfTheWrongKindIsDroppedAlone(t *testing.T) {
 		if !strings.Contains(s.Notice, want) {
 			t.Errorf("the notice lacks %q:\n%s", want, s.Notice)
 		}
+	}
+}
+
+// writtenProgress is a progress file as errorlab writes it (indented,
+// one field a line): two lab scenarios, ten answer records and three
+// mock exams with their questions, answers and flags.
+func writtenProgress(t *testing.T) (*Progress, []byte) {
+	t.Helper()
+	p := newProgress()
+	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	yes := true
+	p.Scenarios["timeout-second-try"] = ScenarioRecord{Solved: true, FirstCorrect: &yes, Attempts: 1, At: at}
+	p.Scenarios["refund-past-return-window"] = ScenarioRecord{Attempts: 2, At: at}
+	for i := range 10 {
+		p.Items[fmt.Sprintf("layers-q%02d", i)] = ItemRecord{Topic: "layers", Box: 1 + i%3, Streak: i % 2, Right: i, Wrong: 1, LastAt: at.Add(time.Duration(i) * time.Minute), LastRes: i%2 == 0}
+	}
+	for i := range 3 {
+		p.Exams = append(p.Exams, ExamRecord{At: at.AddDate(0, 0, i+1), Questions: 3, Correct: 2, PassMark: 0.7, Seconds: 100, ByTopic: map[string][2]int{"layers": {2, 3}},
+			Missed: []string{"layers-q01"}, Items: []string{"layers-q00", "layers-q01", "layers-q02"}, Answers: []Answer{{{0}}, {{1}}, {{2}}}, Flags: []bool{false, true, false}, Limit: 300, Seed: 7})
+	}
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, append(data, '\n')
+}
+
+// openWith writes body as the progress file in a new directory and
+// opens it, checking the original is kept aside byte for byte.
+func openWith(t *testing.T, body []byte) (*Store, *Progress) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept, err := os.ReadFile(s.KeptAs); err != nil || !bytes.Equal(kept, body) {
+		t.Errorf("the original is not kept aside byte for byte as %q: %v", s.KeptAs, err)
+	}
+	return s, p
+}
+
+// lineOf is the line of data holding s, counting from 1.
+func lineOf(t *testing.T, data []byte, s string) int {
+	t.Helper()
+	i := bytes.Index(data, []byte(s))
+	if i < 0 {
+		t.Fatalf("%q is not in the file", s)
+	}
+	return 1 + bytes.Count(data[:i], []byte("\n"))
+}
+
+// TestSchemaVersionAsTextIsStillErrorlabs: "schemaVersion": "1" no
+// longer throws the whole file away as not errorlab's. Everything is
+// carried over, the notice says the version was text and was read as
+// 1, and the new file has it as a number.
+func TestSchemaVersionAsTextIsStillErrorlabs(t *testing.T) {
+	want, good := writtenProgress(t)
+	body := bytes.Replace(good, []byte(`"schemaVersion": 1`), []byte(`"schemaVersion": "1"`), 1)
+	s, p := openWith(t, body)
+	if len(p.Scenarios) != 2 || len(p.Items) != 10 || len(p.Exams) != 3 || !reflect.DeepEqual(p.Items, want.Items) {
+		t.Errorf("not everything was carried over: %d scenarios, %d items, %d exams", len(p.Scenarios), len(p.Items), len(p.Exams))
+	}
+	for _, bad := range []string{"not an errorlab progress file", "fresh one", "Left out"} {
+		if strings.Contains(s.Notice, bad) {
+			t.Errorf("the notice says %q:\n%s", bad, s.Notice)
+		}
+	}
+	for _, w := range []string{
+		"Your progress file needed 1 repair.",
+		"Carried over: 2 lab scenarios, 10 questions and drills answered, 3 mock exams.",
+		`its schemaVersion (line 2): it holds the text "1" where progress keeps a number; read as version 1`,
+	} {
+		if !strings.Contains(s.Notice, w) {
+			t.Errorf("the notice lacks %q:\n%s", w, s.Notice)
+		}
+	}
+	if now, _ := os.ReadFile(s.Path()); !bytes.Contains(now, []byte(`"schemaVersion": 1,`)) {
+		t.Errorf("the new file does not have the version as a number:\n%.80s", now)
+	}
+	// With no schemaVersion at all, errorlab's own sections still say whose it is.
+	s, p = openWith(t, bytes.Replace(good, []byte(`"schemaVersion": 1,`), nil, 1))
+	if len(p.Items) != 10 || len(p.Exams) != 3 || !strings.Contains(s.Notice, `it has no schemaVersion, but its other fields ("scenarios", "items", "exams") are errorlab's; read as version 1`) {
+		t.Errorf("no schemaVersion: %d items, %d exams; notice:\n%s", len(p.Items), len(p.Exams), s.Notice)
+	}
+}
+
+// TestCutFileKeepsEveryCompleteRecord: a file cut off part-way (a crash,
+// a full disk, `head -c`) keeps every record complete before the cut;
+// the notice says how many were carried over, where the file ends and
+// that the rest was cut off.
+func TestCutFileKeepsEveryCompleteRecord(t *testing.T) {
+	want, good := writtenProgress(t)
+	cut := bytes.Index(good, []byte(`"layers-q09"`)) + 40 // inside the tenth answer record
+	s, p := openWith(t, good[:cut])
+	if len(p.Scenarios) != 2 || len(p.Items) != 9 || len(p.Exams) != 0 {
+		t.Fatalf("want the 2 scenarios and the 9 answer records before the cut, got %d, %d (and %d exams)", len(p.Scenarios), len(p.Items), len(p.Exams))
+	}
+	for id, r := range p.Items {
+		if want.Items[id] != r {
+			t.Errorf("%s carried over as %+v, want %+v", id, r, want.Items[id])
+		}
+	}
+	for _, w := range []string{
+		fmt.Sprintf("Your progress file ends part-way at line %d (truncated", 1+bytes.Count(good[:cut], []byte("\n"))),
+		"Carried over: 2 lab scenarios, 9 questions and drills answered.",
+		"every record complete before that point was carried over; what came after it is not in the new file",
+	} {
+		if !strings.Contains(s.Notice, w) {
+			t.Errorf("the notice lacks %q:\n%s", w, s.Notice)
+		}
+	}
+	if strings.Contains(s.Notice, "fresh one") {
+		t.Errorf("the notice says a fresh one was started:\n%s", s.Notice)
+	}
+	// Cut in half, as the learner did: what was whole before the half is kept.
+	_, p = openWith(t, good[:len(good)/2])
+	if len(p.Scenarios) != 2 || len(p.Items) == 0 {
+		t.Errorf("cut in half: %d scenarios and %d answer records carried over", len(p.Scenarios), len(p.Items))
+	}
+}
+
+// TestBadValueInAnExamCostsOnlyThatValue: a flag that is not true or
+// false is cleared, a score that is not a number is recounted from the
+// answers, and the exam stays; the notice says what was repaired, on
+// the line of the bad value, not of the exam's brace.
+func TestBadValueInAnExamCostsOnlyThatValue(t *testing.T) {
+	_, good := writtenProgress(t)
+	body := bytes.Replace(good, []byte(`"correct": 2,`), []byte(`"correct": "0",`), 1)
+	// The second flag of the second exam: "yes".
+	second := bytes.Index(body, []byte(`"at": "2026-05-03`))
+	flags := second + bytes.Index(body[second:], []byte(`"flags": [`))
+	flag := flags + bytes.Index(body[flags:], []byte("true"))
+	body = slices.Concat(body[:flag], []byte(`"yes"`), body[flag+len("true"):])
+	s, p := openWith(t, body)
+	if len(p.Exams) != 3 {
+		t.Fatalf("want the 3 exams kept, got %d; notice:\n%s", len(p.Exams), s.Notice)
+	}
+	if p.Exams[0].Correct != 2 || p.Exams[0].Questions != 3 {
+		t.Errorf("the score was not recounted: %d of %d", p.Exams[0].Correct, p.Exams[0].Questions)
+	}
+	if !slices.Equal(p.Exams[1].Flags, []bool{false, false, false}) || len(p.Exams[1].Items) != 3 {
+		t.Errorf("the bad flag was not cleared alone: flags %v, items %v", p.Exams[1].Flags, p.Exams[1].Items)
+	}
+	for _, w := range []string{
+		"Your progress file needed 2 repairs.",
+		"Carried over: 2 lab scenarios, 10 questions and drills answered, 3 mock exams.",
+		fmt.Sprintf(`the mock exam of 2026-05-02 10:00 UTC (line %d): the field "correct" holds a string where progress keeps a number; recounted from its answers as 2 of 3`, lineOf(t, body, `"correct": "0"`)),
+		fmt.Sprintf(`the mock exam of 2026-05-03 10:00 UTC (line %d): the flag of its question 2 holds a string where progress keeps true or false; that flag was cleared`, lineOf(t, body, `"yes"`)),
+	} {
+		if !strings.Contains(s.Notice, w) {
+			t.Errorf("the notice lacks %q:\n%s", w, s.Notice)
+		}
+	}
+	if strings.Contains(s.Notice, "Left out") {
+		t.Errorf("something was left out:\n%s", s.Notice)
+	}
+}
+
+// TestLeftOutRecordNamesTheLineOfItsBadField: an answer record written
+// over several lines is named by the line of its bad field.
+func TestLeftOutRecordNamesTheLineOfItsBadField(t *testing.T) {
+	_, good := writtenProgress(t)
+	body := bytes.Replace(good, []byte(`"box": 3,`), []byte(`"box": "three",`), 1)
+	s, p := openWith(t, body)
+	if len(p.Items) != 9 {
+		t.Errorf("want 9 answer records kept, got %d", len(p.Items))
+	}
+	w := fmt.Sprintf(`the answers to one question or drill (line %d): the field "box" holds a string`, lineOf(t, body, `"three"`))
+	if !strings.Contains(s.Notice, w) {
+		t.Errorf("the notice lacks %q:\n%s", w, s.Notice)
 	}
 }

@@ -114,6 +114,11 @@ type Store struct {
 	// #2 (line 40): ...". Empty when nothing could be carried over (the
 	// file was not progress JSON at all) or nothing was damaged.
 	Dropped []string
+	// Salvage says in a few words what was wrong with the damaged file
+	// when what could be read of it was carried over ("had 1 part that
+	// could not be read", "ends part-way at line 61 (...)"); "" when
+	// nothing was carried over or nothing was damaged.
+	Salvage string
 }
 
 // DefaultDir is errorlab's XDG state directory ($XDG_STATE_HOME/errorlab).
@@ -123,9 +128,10 @@ func DefaultDir() string { return filepath.Join(xdg.StateHome, "errorlab") }
 // DefaultDir. A file that is not progress JSON at all, or of a newer
 // schema, is moved aside as progress.json.corrupt-<time> and a fresh one
 // starts. A progress file with some parts that cannot be read (a record
-// of the wrong type, an unknown topic) is moved aside the same way, byte
-// for byte, and every part that can still be read is carried over into
-// a new progress.json; Store.Dropped names the parts left out. Either
+// of the wrong type, an unknown topic, a file cut off part-way) is moved
+// aside the same way, byte for byte, and every part that can still be
+// read is carried over into a new progress.json, a bad value an exam
+// can do without mended; Store.Dropped names the parts left out. Either
 // way Store.Notice says what happened and where the original is. Errors
 // are for a directory that cannot be created or written.
 func Open(dir string) (*Store, error) {
@@ -163,21 +169,20 @@ func (s *Store) keepAside(ce *corruptError) (*Progress, error) {
 	if rerr := os.Rename(s.path, aside); rerr != nil {
 		return nil, fmt.Errorf("progress file %s is unreadable (%v) and could not be moved aside: %w", s.path, ce.err, rerr)
 	}
-	p, notice := newProgress(), fmt.Sprintf("Your progress file could not be read: %v. It was kept, unchanged, as %s and a fresh one started. %s", ce.err, aside, ce.advice())
+	p, notice := newProgress(), fmt.Sprintf("Your progress file could not be read: %v. It was kept, unchanged, as:\n  %s\nA fresh one was started. %s", ce.err, aside, ce.advice())
 	if ce.salvaged != nil {
 		p = ce.salvaged
 		p.SchemaVersion = SchemaVersion
 		if err := writeAtomic(s.path, p); err != nil {
 			return nil, fmt.Errorf("progress file %s had unreadable parts; it was moved aside, unchanged, as %s, but what could be read of it could not be written back: %w", s.path, aside, err)
 		}
-		// Where the original is and what was kept come first, then the
-		// parts left out one a line, so a long list stays readable on
-		// screen and where it is printed when errorlab quits.
-		notice = fmt.Sprintf("Your progress file had %s that could not be read. The original is kept, unchanged, as:\n  %s\nCarried over: %s. Left out:\n  - %s\n%s",
-			Plural(len(ce.dropped), "part"), aside, p.counts(), strings.Join(ce.dropped, "\n  - "), ce.advice())
+		notice = ce.notice(aside, p)
 	}
 	s.mu.Lock()
-	s.Notice, s.KeptAs, s.Dropped = notice, aside, ce.dropped
+	s.Notice, s.KeptAs, s.Dropped, s.Salvage = notice, aside, ce.dropped, ""
+	if ce.salvaged != nil {
+		s.Salvage = ce.summary()
+	}
 	s.mu.Unlock()
 	return p, nil
 }
@@ -218,13 +223,60 @@ func (s *Store) Path() string { return s.path }
 
 // corruptError is a progress file that cannot be read whole; newer is
 // set when a newer errorlab wrote it. salvaged, when not nil, is every
-// part of it that could still be read, and dropped names each part that
-// could not (where in the file, and why).
+// part of it that could still be read (some values mended); dropped
+// names each part that could not, repaired each value mended (where in
+// the file, and why), and cut why reading stopped before the end of
+// the file ("" when it did not).
 type corruptError struct {
 	err      error
 	newer    bool
 	salvaged *Progress
 	dropped  []string
+	repaired []string
+	cut      string
+}
+
+// summary says in a few words what is wrong with a file that was partly
+// read: "had 2 parts that could not be read and needed 1 repair", "ends
+// part-way at line 61 (...)".
+func (e *corruptError) summary() string {
+	var had []string
+	if n := len(e.dropped); n > 0 {
+		had = append(had, "had "+Plural(n, "part")+" that could not be read")
+	}
+	if n := len(e.repaired); n > 0 {
+		had = append(had, "needed "+Plural(n, "repair"))
+	}
+	var parts []string
+	if e.cut != "" {
+		parts = append(parts, strings.TrimPrefix(e.cut, "it "))
+	}
+	if len(had) > 0 {
+		parts = append(parts, strings.Join(had, " and "))
+	}
+	return strings.Join(parts, "; it ")
+}
+
+// notice is what the learner reads about a file kept aside as aside,
+// with p carried over: what is wrong, where the original is (the path
+// on a line of its own, so it can be copied whole), what was carried
+// over, then what was cut off, mended and left out, one part a line, so
+// a long list stays readable on screen and where it is printed when
+// errorlab quits.
+func (e *corruptError) notice(aside string, p *Progress) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your progress file %s. The original is kept, unchanged, as:\n  %s\nCarried over: %s.\n", e.summary(), aside, p.counts())
+	if e.cut != "" {
+		b.WriteString("Cut off: every record complete before that point was carried over; what came after it is not in the new file.\n")
+	}
+	if len(e.repaired) > 0 {
+		fmt.Fprintf(&b, "Repaired (the rest of each kept):\n  - %s\n", strings.Join(e.repaired, "\n  - "))
+	}
+	if len(e.dropped) > 0 {
+		fmt.Fprintf(&b, "Left out:\n  - %s\n", strings.Join(e.dropped, "\n  - "))
+	}
+	b.WriteString(e.advice())
+	return b.String()
 }
 
 func (e *corruptError) Error() string { return e.err.Error() }
@@ -328,7 +380,7 @@ func ReadProgress(dir string) (*Progress, error) {
 			return nil, fmt.Errorf("progress file %s cannot be read: %v. Nothing was changed: run the report with the newer errorlab", s.path, ce.err)
 		}
 		if ce.salvaged != nil {
-			return nil, fmt.Errorf("progress file %s has %s that cannot be read: %v. Nothing was changed: mend the file and run the report again, or open errorlab (the lab or a quiz), which keeps it aside as %s.corrupt-<time> and carries over everything else", s.path, Plural(len(ce.dropped), "part"), ce.err, FileName)
+			return nil, fmt.Errorf("progress file %s cannot be read whole: %v. Nothing was changed: mend the file and run the report again, or open errorlab (the lab or a quiz), which keeps it aside as %s.corrupt-<time> and carries over everything else", s.path, ce.err, FileName)
 		}
 		return nil, fmt.Errorf("progress file %s cannot be read: %v. Nothing was changed: mend the file and run the report again, or open errorlab (the lab or a quiz), which keeps it aside as %s.corrupt-<time> and starts fresh", s.path, ce.err, FileName)
 	}

@@ -293,10 +293,11 @@ func TestMarksRememberTheFirstAnswerEver(t *testing.T) {
 // report (ReadProgress) changes nothing and says the same.
 func TestBrokenProgressFileMessages(t *testing.T) {
 	cases := []struct{ name, body, why, todo string }{
-		{"truncated", `{"schemaVersion":1,"scenarios":{`, "it ends part-way (truncated", "rename it back to progress.json while errorlab is closed"},
+		{"truncated", `{"schemaVersion":1,"scenarios":{`, "ends part-way at line 1 (truncated", "rename it back to progress.json while errorlab is closed"},
 		{"wrong types", `{"schemaVersion":1,"scenarios":[1,2],"items":{}}`, `the field "scenarios" holds an array where progress keeps an object`, "rename it back"},
 		{"newer version", `{"schemaVersion":7,"scenarios":{},"items":{}}`, "a newer errorlab wrote it (schemaVersion 7; this one reads 1)", "use the newer errorlab that wrote it"},
-		{"no version", `{"scenarios":{},"items":{}}`, "it has no valid schemaVersion", "rename it back"},
+		{"no version", `{"scenarios":{},"items":{}}`, `it has no schemaVersion, but its other fields ("scenarios", "items") are errorlab's; read as version 1`, "rename it back"},
+		{"not errorlab's", `{"name":"x","items":{}}`, "it has no valid schemaVersion, so it is not an errorlab progress file", "rename it back"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

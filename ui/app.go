@@ -72,7 +72,8 @@ type Options struct {
 	// one (quiz.DefaultBank). `--questions DIR` passes an overlaid bank.
 	Bank *quiz.Bank
 	// Notice, when set, is shown in the status line of the first screen:
-	// a progress file kept aside, progress that cannot be saved.
+	// a progress file kept aside, progress that cannot be saved. With a
+	// NoticeDetail the status line instead says where that is shown.
 	Notice string
 	// NoticeDetail, when set, is the whole notice behind Notice (a
 	// progress file kept aside: what was left out, what was carried over,
@@ -184,11 +185,13 @@ func New(opts Options) tea.Model {
 	if opts.Confined || opts.Room != nil {
 		c.Confine(opts.ExportDir)
 	}
-	if opts.Notice != "" {
-		c.SetStatus(common.StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
-	}
-	if opts.NoticeDetail != "" {
+	switch {
+	case opts.NoticeDetail != "":
+		// The status line says where to read it (App.noticeHint); Home
+		// and the quiz menu show it whole.
 		c.PinNotice(opts.NoticeDetail)
+	case opts.Notice != "":
+		c.SetStatus(common.StatusWarn, "%s", strings.TrimPrefix(opts.Notice, "⚠ "))
 	}
 	h := help.New()
 	h.Styles = c.Styles.Help
@@ -250,6 +253,10 @@ type App struct {
 	// noticeView is the pinned notice's box below the page ("" when it
 	// does not show), built by layout.
 	noticeView string
+	// noticeHint is the status line's word on a pinned notice that does
+	// not show on this screen: what it is about and where to read it
+	// ("" when none waits or it shows), built by layout.
+	noticeHint string
 
 	// In a class: the last room item acted on, the screen the room opened
 	// last (the next move replaces it), and where the student was last
@@ -361,6 +368,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.route(msg)
 	}
 	a.layout(false)
+	if a.c.TakeAnnounce() && a.noticeHint != "" {
+		// A notice that came with this write goes ahead of what the
+		// status says; on Home or the quiz menu the box shows it.
+		text := a.noticeHint
+		if st := a.c.Status().Text; st != "" {
+			text += " · " + st
+		}
+		a.c.SetStatus(common.StatusWarn, "%s", text)
+	}
 	a.reportWhere()
 	return a, cmd
 }
@@ -514,7 +530,7 @@ func (a *App) layout(force bool) {
 		a.helpH = 0
 	}
 	bw, bh := w, max(h-2-a.helpH, 0)
-	a.noticeView = ""
+	a.noticeView, a.noticeHint = "", a.hint()
 	if a.noticeShown() && !a.tooSmall() {
 		// Two thirds of the page at most: the screen stays usable
 		// beside it.
@@ -548,7 +564,12 @@ func (a *App) View() string {
 		return clampFrame(fitBlock(a.top().View(), w, h), w, h)
 	}
 	body := fitBlock(a.top().View(), a.bodyW, a.bodyH)
-	status := ansi.Truncate(a.c.StatusLine(), w, "…")
+	status := a.c.StatusLine()
+	if status == "" && a.noticeHint != "" {
+		// Until it is read, the notice is not forgotten at the next key.
+		status = a.c.Styles.Warn.Render(common.StatusWarn.Symbol() + " " + a.noticeHint)
+	}
+	status = ansi.Truncate(status, w, "…")
 	parts := []string{a.header(w), body}
 	if a.noticeView != "" {
 		parts = append(parts, a.noticeView)

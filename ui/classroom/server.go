@@ -904,8 +904,8 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		} else {
 			opts.Progress = store
 			switch {
-			case len(store.Dropped) > 0:
-				opts.Notice = fmt.Sprintf("⚠ your progress file had %s that could not be read: they were left out, the rest carried over, and the original kept aside on the server; tell the teacher", quiz.Plural(len(store.Dropped), "part"))
+			case store.Salvage != "":
+				opts.Notice = fmt.Sprintf("⚠ your progress file could not be read whole (it %s): what could be read was carried over, and the original kept aside on the server; tell the teacher", store.Salvage)
 			case store.Notice != "":
 				opts.Notice = "⚠ your progress file could not be read; it was kept aside and a fresh one started"
 			}

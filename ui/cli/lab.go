@@ -119,9 +119,9 @@ func (a *app) runTUI(opts ui.Options) error {
 		opts.Progress = store
 		opts.NoticeDetail = store.Notice
 		switch {
-		case len(store.Dropped) > 0:
-			opts.Notice = fmt.Sprintf("⚠ Progress file partly unreadable: %s left out, the rest carried over; the original is kept as %s; details when you quit",
-				quiz.Plural(len(store.Dropped), "part"), filepath.Base(store.KeptAs))
+		case store.Salvage != "":
+			opts.Notice = fmt.Sprintf("⚠ Progress file not read whole (it %s): what could be read was carried over; the original is kept as %s; details when you quit",
+				store.Salvage, filepath.Base(store.KeptAs))
 			fmt.Fprintln(a.Stderr, "errorlab:", store.Notice)
 		case store.Notice != "":
 			opts.Notice = "⚠ Progress file unreadable, kept aside as " + filepath.Base(store.KeptAs) + "; details when you quit"

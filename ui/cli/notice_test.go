@@ -102,3 +102,58 @@ func TestProgressNoticeStaysUntilDismissed(t *testing.T) {
 		t.Errorf("stderr lacks the notice:\n%s", errOut.String())
 	}
 }
+
+// TestNoticeStatusSaysWhereToReadIt: `errorlab quiz` on a progress file
+// with one bad field opens straight into practice, where the box does
+// not show. The status line says what happened and where to read it,
+// whole (it used to be the start of a long line cut off at 80 columns),
+// and stays through `?` and other keys until the learner goes there; on
+// the quiz menu the box shows, and the status line does not repeat it.
+// On Home, at `errorlab`, only the box shows it too.
+func TestNoticeStatusSaysWhereToReadIt(t *testing.T) {
+	const hint = "⚠ Progress file partly unreadable · esc: the menu shows what was kept"
+	var views []string
+	run := func(args ...string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, quiz.FileName), []byte(oneBadField), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &errOut, Stdin: strings.NewReader(""), IsTerminal: func() bool { return true },
+			RunTUI: func(o ui.Options) error {
+				m, _ := uitest.Start(ui.New(o), tea.WindowSizeMsg{Width: 80, Height: 24})
+				views = append(views, m.View())
+				if o.Quiz == nil {
+					return nil
+				}
+				for _, k := range []string{"?", "?", "down"} {
+					m, _ = uitest.Drive(m, uitest.Press(k))
+					views = append(views, m.View())
+				}
+				m, _ = uitest.Drive(m, uitest.Press("esc"))
+				views = append(views, m.View())
+				return nil
+			}}
+		if code := Run(env, append([]string{"--state-dir", dir}, args...)); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+	}
+	run("quiz")
+	for i, v := range views[:4] {
+		if !strings.Contains(v, "Question 1 of 10") {
+			t.Fatalf("view %d is not the practice:\n%s", i, v)
+		}
+		if !strings.Contains(v, "\n"+hint+"\n") {
+			t.Errorf("view %d (after %d keys) does not say where the notice is, whole:\n%s", i, i, v)
+		}
+	}
+	menu := views[4]
+	if !strings.Contains(menu, "x dismisses this notice") || strings.Contains(menu, "esc: the menu shows") {
+		t.Errorf("the menu does not show the box alone:\n%s", menu)
+	}
+	run()
+	home := views[5]
+	if !strings.Contains(home, "x dismisses this notice") || strings.Count(home, "⚠") != 1 {
+		t.Errorf("Home shows the notice twice (or not at all):\n%s", home)
+	}
+}

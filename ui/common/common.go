@@ -3,7 +3,6 @@ package common
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 
@@ -56,13 +55,18 @@ type Common struct {
 	// pinned is the notice Home and the quiz menu keep on screen until the
 	// learner dismisses it (PinNotice); "" for none.
 	pinned string
+	// announce is set when a notice was pinned by a progress write
+	// (AfterWrite), until the root has said so in the status line
+	// (TakeAnnounce).
+	announce bool
 }
 
 // PinNotice keeps text (a progress file kept aside: what was left out,
 // where the original is) on Home and the quiz menu, below the screen,
-// until the learner dismisses it with x (DismissNotice). A status line
-// is gone at the next key; this stays until it is read. Lines are kept;
-// a leading ⚠ is dropped (the box shows its own).
+// until the learner dismisses it with x (DismissNotice); elsewhere the
+// root's status line says it waits there. A status line is gone at the
+// next key; this stays until it is read. Lines are kept; a leading ⚠ is
+// dropped (the box shows its own).
 func (c *Common) PinNotice(text string) {
 	c.pinned = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "⚠"))
 }
@@ -121,9 +125,10 @@ func (c *Common) MarkText() string {
 
 // AfterWrite runs after every progress write (a lab answer, a quiz item,
 // an exam): a new notice from the store (the progress file was found
-// spoiled and kept aside while running) goes to the status line, ahead
-// of what the status said, and whole to Home and the quiz menu until it
-// is dismissed (PinNotice).
+// spoiled and kept aside while running) is pinned, whole, for Home and
+// the quiz menu until it is dismissed (PinNotice), and announced: the
+// root puts a line saying what happened and where to read it ahead of
+// what the status says (TakeAnnounce).
 func (c *Common) AfterWrite() {
 	if c.Progress == nil {
 		return
@@ -134,11 +139,15 @@ func (c *Common) AfterWrite() {
 	}
 	c.lastNotice = n
 	c.PinNotice(n)
-	n = shortNotice(n)
-	if c.status.Text != "" {
-		n += " · " + c.status.Text
-	}
-	c.SetStatus(StatusWarn, "%s", n)
+	c.announce = true
+}
+
+// TakeAnnounce reports whether a notice was pinned by a progress write
+// since it was last asked, and forgets it.
+func (c *Common) TakeAnnounce() bool {
+	a := c.announce
+	c.announce = false
+	return a
 }
 
 // noticeText is the store's current notice without its ⚠.
@@ -146,24 +155,26 @@ func noticeText(p Progress) string {
 	return strings.TrimSpace(strings.TrimPrefix(p.CurrentNotice(), "⚠"))
 }
 
-// keptAside and carriedOver match the store's notices about a damaged
-// progress file (quiz.Store.Notice): kept aside whole, or kept aside
-// with what could be read carried over.
-var (
-	keptAside   = regexp.MustCompile(`^Your progress file could not be read: (.*)\. It was kept, unchanged, as (.+?) and a fresh one started\.`)
-	carriedOver = regexp.MustCompile(`^Your progress file had (\d+ parts?) that could not be read\. The original is kept, unchanged, as:\n  ([^\n]+)`)
-)
-
-// shortNotice fits the store's notice to a status line: what happened
-// and where the old file is first, the reason last.
-func shortNotice(n string) string {
-	if m := keptAside.FindStringSubmatch(n); m != nil {
-		return fmt.Sprintf("progress file unreadable: a fresh one started; the old one is kept as %s (%s)", m[2], m[1])
+// NoticeHead is the pinned notice in a few words for the status line,
+// and what its whole text shows, for "esc: the menu shows what was
+// kept": "progress file partly unreadable", "what was kept".
+func NoticeHead(n string) (head, shows string) {
+	low := strings.ToLower(n)
+	switch {
+	case strings.HasPrefix(low, "your progress file could not be read:"):
+		return "progress file unreadable, a fresh one started", "where the old one is"
+	case strings.Contains(n, "\nLeft out:") || strings.Contains(n, "\nCut off:") || strings.HasPrefix(low, "your progress file could not be read whole"):
+		return "progress file partly unreadable", "what was kept"
+	case strings.Contains(n, "\nRepaired"):
+		return "progress file repaired", "what was mended"
+	case strings.HasPrefix(low, "progress is not being saved"):
+		return "progress is not being saved", "why"
 	}
-	if m := carriedOver.FindStringSubmatch(n); m != nil {
-		return fmt.Sprintf("progress file partly unreadable: %s left out, the rest carried over; the original is kept as %s", m[1], m[2])
+	head, _, _ = strings.Cut(n, "\n")
+	if i := strings.IndexAny(head, ".:;("); i > 0 {
+		head = head[:i]
 	}
-	return strings.Join(strings.Fields(n), " ") // one line
+	return strings.TrimSpace(head), "the whole notice"
 }
 
 // StatusKind says how a status line reads: each has its own symbol, so

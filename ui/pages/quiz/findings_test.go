@@ -28,13 +28,13 @@ func TestNoticeAfterQuizAnswer(t *testing.T) {
 	s := sameSession(t, pool, nil, o)
 	m := openQuiz(t, pool, &fakeClock{t: quizT0}, store, &quiz.Start{Mode: qz.Practice, Count: 2, Seed: 7})
 	m, _ = uitest.Drive(m, append(answerKeys(s.Items[0], true), uitest.Press("enter"))...)
-	if line := uitest.LineWith(m.View(), "progress file"); line != "" {
+	if line := uitest.LineWith(m.View(), "rogress file"); line != "" {
 		t.Fatalf("a notice before anything was spoiled: %q", line)
 	}
 	uitest.SpoilProgress(t, dir)
 	m, _ = uitest.Drive(m, uitest.Press("n"))
 	m, _ = uitest.Drive(m, append(answerKeys(s.Items[1], true), uitest.Press("enter"))...)
-	if line := uitest.LineWith(m.View(), "progress file "); !strings.HasPrefix(line, "⚠ ") {
+	if line := uitest.LineWith(m.View(), "Progress file "); !strings.HasPrefix(line, "⚠ ") {
 		t.Fatalf("no ⚠ notice after the spoiled write:\n%s", m.View())
 	}
 }
@@ -52,7 +52,7 @@ func TestNoticeAfterExam(t *testing.T) {
 	if _, ok := m.(*ui.App).Top().(*quiz.ExamResults); !ok {
 		t.Fatalf("not on the results: %T", m.(*ui.App).Top())
 	}
-	if line := uitest.LineWith(m.View(), "progress file "); !strings.HasPrefix(line, "⚠ ") {
+	if line := uitest.LineWith(m.View(), "Progress file "); !strings.HasPrefix(line, "⚠ ") {
 		t.Fatalf("no ⚠ notice after the exam:\n%s", m.View())
 	}
 }
