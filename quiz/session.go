@@ -90,7 +90,7 @@ func Plural(n int, noun string) string {
 }
 
 // ErrNothingToReview is returned for a review with nothing missed yet.
-var ErrNothingToReview = errors.New("nothing to review: no question you missed is waiting. Items come back here until you answer them right three times in a row; practise to find new ones")
+var ErrNothingToReview = errors.New("nothing to review: no question you missed is waiting. Items come back here until you answer them right three times in a row on three different days; practise to find new ones")
 
 // NewSession draws items from the pool. Review needs the learner's
 // progress; practice and exam ignore it. Practice draws in shuffled order
