@@ -170,6 +170,63 @@ func TestPracticeKeepsStoriesApart(t *testing.T) {
 	}
 }
 
+// The finding: `quiz --topic metadata --count 15` set a "next move"
+// drill on Priya's un-agreed refund as Q5 and the classify drill of the
+// same scenario, its story and response word for word, as Q9 (Tomás's
+// grinder as Q3 and Q10): Q5's explanations describe the response Q9
+// asks to classify. A session holds one drill of a scenario at most, and
+// no drill beside an authored question about its scenario, on every
+// topic and for every seed, and says so when that leaves it short.
+func TestPracticeDrawsOneDrillPerScenario(t *testing.T) {
+	p := testPool(t)
+	perScene := map[string]int{}
+	for _, it := range p.Items {
+		if it.Kind != KindQuestion {
+			perScene[it.Scenario]++
+		}
+	}
+	if perScene["refund-not-confirmed"] < 2 || perScene["order-lookup-internal-fault"] < 2 {
+		t.Fatalf("the scenarios of the finding no longer have several drills: %v", perScene)
+	}
+	topics := []string{""}
+	for _, tp := range Topics {
+		topics = append(topics, tp.ID)
+	}
+	for _, topic := range topics {
+		for seed := uint64(1); seed <= 120; seed++ {
+			s, err := NewSession(p, nil, Options{Mode: Practice, Topic: topic, Count: 15, Seed: seed}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byScene := map[string][]string{}
+			for _, it := range s.Items {
+				if it.Scenario != "" {
+					byScene[it.Scenario] = append(byScene[it.Scenario], it.ID)
+				}
+			}
+			for scene, its := range byScene {
+				drills := 0
+				for _, id := range its {
+					if !strings.HasPrefix(id, "drill/") {
+						continue
+					}
+					drills++
+				}
+				if drills > 0 && len(its) > 1 {
+					t.Errorf("topic %q seed %d: scenario %s comes up %d times, as %v", topic, seed, scene, len(its), its)
+				}
+			}
+			if (len(s.Items) < 15) != (s.Shortfall() != "") {
+				t.Errorf("topic %q seed %d: %d items, shortfall %q", topic, seed, len(s.Items), s.Shortfall())
+			}
+		}
+	}
+	// The topic of the finding still fills the 15 asked for.
+	if c := p.Capacity("metadata"); c < 15 {
+		t.Errorf("metadata holds %d items in one session, fewer than the 15 of the finding", c)
+	}
+}
+
 // When the pool cannot fill a session inside the story cap (one story
 // only), the session holds StoryCap items and says why.
 func TestStoryCapHoldsWhenThePoolIsSmall(t *testing.T) {
@@ -258,8 +315,8 @@ func TestStoryCapHoldsInEveryDrawMode(t *testing.T) {
 }
 
 // conceptClashes lists the pairs of items that may not share a session:
-// one tests a rule the other tests or shows, or one is kept apart from the
-// other (Item.Apart).
+// one tests a rule the other tests or shows, one is kept apart from the
+// other (Item.Apart), or a drill and another item show one scenario.
 func conceptClashes(items []*Item) []string {
 	var out []string
 	for i, a := range items {
@@ -272,6 +329,9 @@ func conceptClashes(items []*Item) []string {
 				if slices.Contains(x.Apart, y.ID) {
 					out = append(out, fmt.Sprintf("%s is kept apart from %s", x.ID, y.ID))
 				}
+			}
+			if a.Scenario != "" && a.Scenario == b.Scenario && (a.Kind != KindQuestion || b.Kind != KindQuestion) {
+				out = append(out, fmt.Sprintf("%s and %s show one scenario, %s", a.ID, b.ID, a.Scenario))
 			}
 		}
 	}
