@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -295,6 +296,59 @@ func TestDrillChoicesExplainThemselves(t *testing.T) {
 				}
 				seen[why] = true
 			}
+		}
+	}
+}
+
+// TestDrillTextsAgreeWithLessonRules: a new user found drills that
+// contradict themselves. The classify drill of a refund handler's Go
+// error (-32603) said "no tool ran (§1)" under a question text whose
+// handler had run and failed; the escalation-panic drill's explanation
+// said "Try once more" beside a response and an option allowing 3
+// resends, and the response itself told the agent, when escalate_to_human
+// failed, to hand the case over "with escalate_to_human". Per LESSON-RULES
+// §1 a handler's failure becomes -32603 although the tool ran, and per
+// §2/§5 a transient failure gets the original call plus at most 3
+// resends after 1 s, 2 s and 4 s, then a report.
+func TestDrillTextsAgreeWithLessonRules(t *testing.T) {
+	p := testPool(t)
+	c, _ := scenarios.Default()
+	oneRetry := regexp.MustCompile(`(?i)\b(once more|one retry|single retry|one more try|single allowed retry|one permitted retry)\b`)
+	handlerErrors := 0
+	for _, it := range p.Filter("", KindClassify, KindNextAction, KindSpotDefects) {
+		s, _ := c.Get(it.Scenario)
+		texts := []string{it.Stem, it.Exhibit, it.After}
+		for _, part := range it.Parts {
+			for _, ch := range part.Choices {
+				texts = append(texts, ch.Explanation)
+			}
+		}
+		all := strings.Join(texts, "\n")
+		if m := oneRetry.FindString(all); m != "" {
+			t.Errorf("%s says %q, while a transient failure gets at most 3 resends (§2)", it.ID, m)
+		}
+		if s.Call.Tool == mockserver.EscalationTool && strings.Contains(it.Exhibit, "with escalate_to_human") {
+			t.Errorf("%s: escalate_to_human failed, and its response sends the agent back to escalate_to_human:\n%s", it.ID, it.Exhibit)
+		}
+		if it.Kind == KindClassify && strings.Contains(it.Exhibit, `"code": -32603`) && s.SituationAt(s.Revision()).Layer == rules.LayerExecution {
+			handlerErrors++
+			why := it.Parts[0].Choices[indexOf(rules.LayerProtocol)].Explanation
+			if strings.Contains(all, "no tool ran") || !strings.Contains(why, "although the tool ran") || !strings.Contains(why, "isError result written on purpose") {
+				t.Errorf("%s: the handler ran and failed, but the layer is explained as %q", it.ID, why)
+			}
+		}
+	}
+	if handlerErrors < 2 {
+		t.Errorf("%d classify drills of a handler's -32603; the refund and escalation drills are missing", handlerErrors)
+	}
+	// The lab shows the same feedback and takeaways.
+	for _, s := range c.Scenarios {
+		texts := []string{s.Takeaway}
+		for _, fb := range s.Feedback {
+			texts = append(texts, fb)
+		}
+		if m := oneRetry.FindString(strings.Join(texts, "\n")); m != "" {
+			t.Errorf("scenario %s says %q, while a transient failure gets at most 3 resends (§2)", s.ID, m)
 		}
 	}
 }
