@@ -376,3 +376,55 @@ func TestMockExamsVary(t *testing.T) {
 		t.Errorf("%d questions are in 90%% or more of %d exams: %v", len(always), runs, always)
 	}
 }
+
+// TestExamOrderIsShuffledPerDraw: a new user found three mock exams in
+// one state directory all opening on "Valid empty vs access failure".
+// The questions of an exam come in an order shuffled from its seed, not
+// grouped by topic: over many seeds the first question's topic is every
+// topic in turn, none of them first in more than a third of the exams,
+// and an exam's topics come in many runs, not one block per topic.
+func TestExamOrderIsShuffledPerDraw(t *testing.T) {
+	p := testPool(t)
+	const seeds = 300
+	for _, count := range []int{10, 20, 30} {
+		first := map[string]int{}
+		grouped := 0
+		for seed := uint64(1); seed <= seeds; seed++ {
+			s, err := NewSession(p, nil, Options{Mode: Exam, Count: count, Seed: seed * 0x9e37}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first[s.Items[0].Topic]++
+			runs, topics := 1, map[string]bool{s.Items[0].Topic: true}
+			for i := 1; i < len(s.Items); i++ {
+				topics[s.Items[i].Topic] = true
+				if s.Items[i].Topic != s.Items[i-1].Topic {
+					runs++
+				}
+			}
+			if runs == len(topics) && len(topics) < len(s.Items) {
+				grouped++ // one block per topic, some topic more than once
+			}
+		}
+		for _, tp := range Topics {
+			if first[tp.ID] == 0 {
+				t.Errorf("exams of %d: no exam of %d opens on %s: %v", count, seeds, tp.ID, first)
+			}
+			if first[tp.ID]*3 > seeds {
+				t.Errorf("exams of %d: %d of %d exams open on %s", count, first[tp.ID], seeds, tp.ID)
+			}
+		}
+		// Ten questions over ten topics repeat a topic or two, next to each
+		// other by chance; twenty or more would be grouped only by design.
+		if count >= 20 && grouped*20 > seeds {
+			t.Errorf("exams of %d: %d of %d exams have their questions grouped by topic", count, grouped, seeds)
+		}
+	}
+	// The same seed gives the same order; the next seed another.
+	a, _ := NewSession(p, nil, Options{Mode: Exam, Count: 20, Seed: 7}, t0)
+	b, _ := NewSession(p, nil, Options{Mode: Exam, Count: 20, Seed: 7}, t0)
+	c, _ := NewSession(p, nil, Options{Mode: Exam, Count: 20, Seed: 8}, t0)
+	if !slices.Equal(ids(a), ids(b)) || slices.Equal(ids(a), ids(c)) {
+		t.Errorf("seed 7 twice: %v and %v; seed 8: %v", ids(a), ids(b), ids(c))
+	}
+}
