@@ -170,6 +170,63 @@ func TestPracticeKeepsStoriesApart(t *testing.T) {
 	}
 }
 
+// The finding: `quiz --topic metadata --count 15` set a "next move"
+// drill on Priya's un-agreed refund as Q5 and the classify drill of the
+// same scenario, its story and response word for word, as Q9 (Tomás's
+// grinder as Q3 and Q10): Q5's explanations describe the response Q9
+// asks to classify. A session holds one drill of a scenario at most, and
+// no drill beside an authored question about its scenario, on every
+// topic and for every seed, and says so when that leaves it short.
+func TestPracticeDrawsOneDrillPerScenario(t *testing.T) {
+	p := testPool(t)
+	perScene := map[string]int{}
+	for _, it := range p.Items {
+		if it.Kind != KindQuestion {
+			perScene[it.Scenario]++
+		}
+	}
+	if perScene["refund-not-confirmed"] < 2 || perScene["order-lookup-internal-fault"] < 2 {
+		t.Fatalf("the scenarios of the finding no longer have several drills: %v", perScene)
+	}
+	topics := []string{""}
+	for _, tp := range Topics {
+		topics = append(topics, tp.ID)
+	}
+	for _, topic := range topics {
+		for seed := uint64(1); seed <= 120; seed++ {
+			s, err := NewSession(p, nil, Options{Mode: Practice, Topic: topic, Count: 15, Seed: seed}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byScene := map[string][]string{}
+			for _, it := range s.Items {
+				if it.Scenario != "" {
+					byScene[it.Scenario] = append(byScene[it.Scenario], it.ID)
+				}
+			}
+			for scene, its := range byScene {
+				drills := 0
+				for _, id := range its {
+					if !strings.HasPrefix(id, "drill/") {
+						continue
+					}
+					drills++
+				}
+				if drills > 0 && len(its) > 1 {
+					t.Errorf("topic %q seed %d: scenario %s comes up %d times, as %v", topic, seed, scene, len(its), its)
+				}
+			}
+			if (len(s.Items) < 15) != (s.Shortfall() != "") {
+				t.Errorf("topic %q seed %d: %d items, shortfall %q", topic, seed, len(s.Items), s.Shortfall())
+			}
+		}
+	}
+	// The topic of the finding still fills the 15 asked for.
+	if c := p.Capacity("metadata"); c < 15 {
+		t.Errorf("metadata holds %d items in one session, fewer than the 15 of the finding", c)
+	}
+}
+
 // When the pool cannot fill a session inside the story cap (one story
 // only), the session holds StoryCap items and says why.
 func TestStoryCapHoldsWhenThePoolIsSmall(t *testing.T) {
@@ -258,8 +315,8 @@ func TestStoryCapHoldsInEveryDrawMode(t *testing.T) {
 }
 
 // conceptClashes lists the pairs of items that may not share a session:
-// one tests a rule the other tests or shows, or one is kept apart from the
-// other (Item.Apart).
+// one tests a rule the other tests or shows, one is kept apart from the
+// other (Item.Apart), or a drill and another item show one scenario.
 func conceptClashes(items []*Item) []string {
 	var out []string
 	for i, a := range items {
@@ -272,6 +329,9 @@ func conceptClashes(items []*Item) []string {
 				if slices.Contains(x.Apart, y.ID) {
 					out = append(out, fmt.Sprintf("%s is kept apart from %s", x.ID, y.ID))
 				}
+			}
+			if a.Scenario != "" && a.Scenario == b.Scenario && (a.Kind != KindQuestion || b.Kind != KindQuestion) {
+				out = append(out, fmt.Sprintf("%s and %s show one scenario, %s", a.ID, b.ID, a.Scenario))
 			}
 		}
 	}
@@ -314,5 +374,57 @@ func TestMockExamsVary(t *testing.T) {
 	// stopped varying.
 	if len(always) > 3 {
 		t.Errorf("%d questions are in 90%% or more of %d exams: %v", len(always), runs, always)
+	}
+}
+
+// TestExamOrderIsShuffledPerDraw: a new user found three mock exams in
+// one state directory all opening on "Valid empty vs access failure".
+// The questions of an exam come in an order shuffled from its seed, not
+// grouped by topic: over many seeds the first question's topic is every
+// topic in turn, none of them first in more than a third of the exams,
+// and an exam's topics come in many runs, not one block per topic.
+func TestExamOrderIsShuffledPerDraw(t *testing.T) {
+	p := testPool(t)
+	const seeds = 300
+	for _, count := range []int{10, 20, 30} {
+		first := map[string]int{}
+		grouped := 0
+		for seed := uint64(1); seed <= seeds; seed++ {
+			s, err := NewSession(p, nil, Options{Mode: Exam, Count: count, Seed: seed * 0x9e37}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first[s.Items[0].Topic]++
+			runs, topics := 1, map[string]bool{s.Items[0].Topic: true}
+			for i := 1; i < len(s.Items); i++ {
+				topics[s.Items[i].Topic] = true
+				if s.Items[i].Topic != s.Items[i-1].Topic {
+					runs++
+				}
+			}
+			if runs == len(topics) && len(topics) < len(s.Items) {
+				grouped++ // one block per topic, some topic more than once
+			}
+		}
+		for _, tp := range Topics {
+			if first[tp.ID] == 0 {
+				t.Errorf("exams of %d: no exam of %d opens on %s: %v", count, seeds, tp.ID, first)
+			}
+			if first[tp.ID]*3 > seeds {
+				t.Errorf("exams of %d: %d of %d exams open on %s", count, first[tp.ID], seeds, tp.ID)
+			}
+		}
+		// Ten questions over ten topics repeat a topic or two, next to each
+		// other by chance; twenty or more would be grouped only by design.
+		if count >= 20 && grouped*20 > seeds {
+			t.Errorf("exams of %d: %d of %d exams have their questions grouped by topic", count, grouped, seeds)
+		}
+	}
+	// The same seed gives the same order; the next seed another.
+	a, _ := NewSession(p, nil, Options{Mode: Exam, Count: 20, Seed: 7}, t0)
+	b, _ := NewSession(p, nil, Options{Mode: Exam, Count: 20, Seed: 7}, t0)
+	c, _ := NewSession(p, nil, Options{Mode: Exam, Count: 20, Seed: 8}, t0)
+	if !slices.Equal(ids(a), ids(b)) || slices.Equal(ids(a), ids(c)) {
+		t.Errorf("seed 7 twice: %v and %v; seed 8: %v", ids(a), ids(b), ids(c))
 	}
 }

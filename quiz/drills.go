@@ -112,8 +112,14 @@ func classifyDrill(s *scenarios.Scenario, ex wire.Exchange, id string) (*Item, e
 		{Text: "A tool execution error (a result with isError: true)", Correct: cl.Layer == rules.LayerExecution},
 		{Text: "A success (a result without isError)", Correct: cl.Layer == rules.LayerSuccess},
 	}}
+	protocolWhy := fmt.Sprintf("The response carries an error member (code %d) and no result: no tool ran (§1).", cl.ProtocolCode)
+	if s.SituationAt(ex.Revision).Layer == rules.LayerExecution {
+		// The tool did run: its handler failed (a Go error or a panic)
+		// and mcp-go sent -32603 in place of a result (§1's anti-pattern).
+		protocolWhy = fmt.Sprintf("The response carries an error member (code %d) and no result, although the tool ran: its handler returned a Go error (or panicked), which became a protocol error, so the model gets nothing it can act on. The fix is an isError result written on purpose (§1).", cl.ProtocolCode)
+	}
 	layerWhy := map[rules.Layer]string{
-		rules.LayerProtocol:  fmt.Sprintf("The response carries an error member (code %d) and no result: no tool ran (§1).", cl.ProtocolCode),
+		rules.LayerProtocol:  protocolWhy,
 		rules.LayerExecution: "The response is a normal result with isError: true: the tool ran and failed (§1).",
 		rules.LayerSuccess:   "The response is a result without isError: the call succeeded" + map[bool]string{true: ", and it matched nothing (§4).", false: "."}[cl.Empty],
 	}

@@ -3,13 +3,29 @@ package quiz
 import "time"
 
 // Leitner boxes (LESSON-RULES-independent study scheduling): a wrong
-// answer sends an item to box 1; each right answer moves it up a box; three
-// right in a row masters it, and mastered items rest (review skips them).
+// answer sends an item to box 1 at once; a right answer moves it up a
+// box, at most once a day (Spaced), and three such moves in a row master
+// it; mastered items rest (review skips them). A right answer given the
+// same day as the last move up is counted (Right, LastAt) but moves
+// nothing: answering one question again and again in one sitting is not
+// learning it, so it cannot master it.
 const (
 	BoxMissed     = 1
 	Mastered      = 4
 	MasteryStreak = 3
 )
+
+// Spaced is the Leitner spacing, in words for the learner: how often a
+// right answer can move a question up a box.
+const Spaced = "once a day"
+
+// sameDay reports whether a and b fall on one calendar day where the
+// learner is (the machine's local time).
+func sameDay(a, b time.Time) bool {
+	ay, am, ad := a.In(time.Local).Date()
+	by, bm, bd := b.In(time.Local).Date()
+	return ay == by && am == bm && ad == bd
+}
 
 // Apply updates an item's record with one answer.
 func (r ItemRecord) Apply(correct bool, at time.Time) ItemRecord {
@@ -20,6 +36,10 @@ func (r ItemRecord) Apply(correct bool, at time.Time) ItemRecord {
 		return r
 	}
 	r.Right++
+	if !r.UpAt.IsZero() && sameDay(r.UpAt, at) {
+		return r // moved up today already: counted, not promoted
+	}
+	r.UpAt = at.UTC()
 	r.Streak++
 	switch {
 	case r.Streak >= MasteryStreak:

@@ -90,7 +90,7 @@ func Plural(n int, noun string) string {
 }
 
 // ErrNothingToReview is returned for a review with nothing missed yet.
-var ErrNothingToReview = errors.New("nothing to review: no question you missed is waiting. Items come back here until you answer them right three times in a row; practise to find new ones")
+var ErrNothingToReview = errors.New("nothing to review: no question you missed is waiting. Items come back here until you answer them right three times in a row on three different days; practise to find new ones")
 
 // NewSession draws items from the pool. Review needs the learner's
 // progress; practice and exam ignore it. Practice draws in shuffled order
@@ -226,12 +226,26 @@ func newDraw() *draw {
 // one tests a rule (the first of Item.Concepts, a rule of LESSON-RULES)
 // that the other tests or shows (its other concepts), so a reader who
 // knows nothing of MCP reads the one answer off the other; or either is
-// kept apart from the other (Item.Apart, pairs blind readers named). Two
+// kept apart from the other (Item.Apart, pairs blind readers named); or
+// both show one lab scenario and at least one is a drill (sameScene). Two
 // items that only show one rule may meet.
 func clash(a, b *Item) bool {
 	return len(a.Concepts) > 0 && slices.Contains(b.Concepts, a.Concepts[0]) ||
 		len(b.Concepts) > 0 && slices.Contains(a.Concepts, b.Concepts[0]) ||
-		slices.Contains(a.Apart, b.ID) || slices.Contains(b.Apart, a.ID)
+		slices.Contains(a.Apart, b.ID) || slices.Contains(b.Apart, a.ID) ||
+		sameScene(a, b)
+}
+
+// sameScene reports whether a and b come from one lab scenario
+// (Item.Scenario) and at least one of them is a drill. The drills of a
+// scenario tell its story in the same words and show the same response
+// (a next-move drill's explanations describe the very response its
+// classify drill asks about), and a drill shows the response an authored
+// question about that scenario asks the learner to work out: one session
+// holds one of them at most. Two authored questions about one scenario
+// are written apart and meet under StoryCap.
+func sameScene(a, b *Item) bool {
+	return a.Scenario != "" && a.Scenario == b.Scenario && (a.Kind != KindQuestion || b.Kind != KindQuestion)
 }
 
 // storyKeys are the keys StoryCap counts for it: its story and each

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,27 +18,89 @@ import (
 var t0 = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 
 func TestLeitnerBoxes(t *testing.T) {
+	day := func(n int) time.Time { return t0.Add(time.Duration(n) * 24 * time.Hour) }
 	var r ItemRecord
-	r = r.Apply(true, t0)
+	r = r.Apply(true, day(0))
 	if r.Box != 2 || r.Streak != 1 {
 		t.Fatalf("first right answer: box %d streak %d", r.Box, r.Streak)
 	}
-	r = r.Apply(false, t0)
+	r = r.Apply(false, day(0))
 	if r.Box != BoxMissed || r.Streak != 0 || r.Wrong != 1 {
 		t.Fatalf("a wrong answer must send the item to box 1: %+v", r)
 	}
-	r = r.Apply(true, t0)
-	r = r.Apply(true, t0)
+	r = r.Apply(true, day(1))
+	r = r.Apply(true, day(2))
 	if r.Box == Mastered {
 		t.Fatal("mastered after two right answers; three in a row are needed")
 	}
-	r = r.Apply(true, t0)
+	r = r.Apply(true, day(3))
 	if r.Box != Mastered {
-		t.Fatalf("three right in a row must master the item: %+v", r)
+		t.Fatalf("three right in a row, a day apart, must master the item: %+v", r)
 	}
-	r = r.Apply(false, t0)
+	r = r.Apply(false, day(3))
 	if r.Box != BoxMissed {
 		t.Fatal("a mastered item answered wrong must return to box 1")
+	}
+}
+
+// TestLeitnerMovesUpOnceADay: the finding "mastery can be earned by
+// repeating one question": missed, then answered right seven times within
+// a minute (Results, a, p, right, n, a, ...) it was box 4, streak 7,
+// mastered. A right answer moves an item up at most once a day; the
+// repeats are counted as answered but move nothing, and a wrong answer
+// still drops it at once.
+func TestLeitnerMovesUpOnceADay(t *testing.T) {
+	r := ItemRecord{}.Apply(false, t0)
+	for i := range 7 {
+		r = r.Apply(true, t0.Add(time.Duration(5*(i+1))*time.Second))
+	}
+	if r.Box != 2 || r.Streak != 1 || r.Right != 7 || r.Wrong != 1 {
+		t.Fatalf("missed, then right seven times in a minute: box %d, streak %d, right %d, wrong %d; want box 2, streak 1, right 7, wrong 1", r.Box, r.Streak, r.Right, r.Wrong)
+	}
+	if !r.LastRes || !r.LastAt.Equal(t0.Add(35*time.Second)) {
+		t.Fatalf("the repeats must still be recorded as answered: %+v", r)
+	}
+	// The next day's right answer moves it up; a repeat that day does not.
+	next := t0.Add(24 * time.Hour)
+	r = r.Apply(true, next)
+	r = r.Apply(true, next.Add(time.Minute))
+	if r.Box != 3 || r.Streak != 2 {
+		t.Fatalf("next day: box %d streak %d; want box 3, streak 2", r.Box, r.Streak)
+	}
+	// A wrong answer drops it at once, even on a day it moved up, and a
+	// right answer that same day does not climb again.
+	r = r.Apply(false, next.Add(2*time.Minute))
+	r = r.Apply(true, next.Add(3*time.Minute))
+	if r.Box != BoxMissed || r.Streak != 0 {
+		t.Fatalf("wrong then right on a day it moved up: box %d streak %d; want box 1, streak 0", r.Box, r.Streak)
+	}
+	// On a day it has not moved up, a right answer after a miss does.
+	later := next.Add(24 * time.Hour)
+	r = r.Apply(false, later).Apply(true, later.Add(time.Minute))
+	if r.Box != 2 || r.Streak != 1 {
+		t.Fatalf("missed then right on a new day: box %d streak %d; want box 2, streak 1", r.Box, r.Streak)
+	}
+
+	// What Results shows: the repeated item is not mastered.
+	p := testPool(t)
+	it := p.Filter("categories", KindQuestion)[0]
+	store := Memory()
+	if err := store.RecordItem(it.ID, it.Topic, false, t0); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 7 {
+		if err := store.RecordItem(it.ID, it.Topic, true, t0.Add(time.Duration(5*(i+1))*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prog, err := store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tm := range Summarize(p, prog).Topics {
+		if tm.Topic == it.Topic && tm.Mastered != 0 {
+			t.Fatalf("Results show %d mastered on %s after one question answered right seven times in a minute", tm.Mastered, tm.Topic)
+		}
 	}
 }
 
@@ -159,7 +222,7 @@ func TestReviewBringsMissedFirstAndRestsMastered(t *testing.T) {
 	prog.Items[missed.ID] = ItemRecord{}.Apply(false, t0.Add(time.Minute))
 	m := ItemRecord{}
 	for i := 0; i < 3; i++ {
-		m = m.Apply(true, t0)
+		m = m.Apply(true, t0.Add(time.Duration(i-3)*24*time.Hour))
 	}
 	prog.Items[mastered.ID] = m
 	s, err := NewSession(p, prog, Options{Mode: Review, Count: 10}, t0)
@@ -233,6 +296,59 @@ func TestDrillChoicesExplainThemselves(t *testing.T) {
 				}
 				seen[why] = true
 			}
+		}
+	}
+}
+
+// TestDrillTextsAgreeWithLessonRules: a new user found drills that
+// contradict themselves. The classify drill of a refund handler's Go
+// error (-32603) said "no tool ran (§1)" under a question text whose
+// handler had run and failed; the escalation-panic drill's explanation
+// said "Try once more" beside a response and an option allowing 3
+// resends, and the response itself told the agent, when escalate_to_human
+// failed, to hand the case over "with escalate_to_human". Per LESSON-RULES
+// §1 a handler's failure becomes -32603 although the tool ran, and per
+// §2/§5 a transient failure gets the original call plus at most 3
+// resends after 1 s, 2 s and 4 s, then a report.
+func TestDrillTextsAgreeWithLessonRules(t *testing.T) {
+	p := testPool(t)
+	c, _ := scenarios.Default()
+	oneRetry := regexp.MustCompile(`(?i)\b(once more|one retry|single retry|one more try|single allowed retry|one permitted retry)\b`)
+	handlerErrors := 0
+	for _, it := range p.Filter("", KindClassify, KindNextAction, KindSpotDefects) {
+		s, _ := c.Get(it.Scenario)
+		texts := []string{it.Stem, it.Exhibit, it.After}
+		for _, part := range it.Parts {
+			for _, ch := range part.Choices {
+				texts = append(texts, ch.Explanation)
+			}
+		}
+		all := strings.Join(texts, "\n")
+		if m := oneRetry.FindString(all); m != "" {
+			t.Errorf("%s says %q, while a transient failure gets at most 3 resends (§2)", it.ID, m)
+		}
+		if s.Call.Tool == mockserver.EscalationTool && strings.Contains(it.Exhibit, "with escalate_to_human") {
+			t.Errorf("%s: escalate_to_human failed, and its response sends the agent back to escalate_to_human:\n%s", it.ID, it.Exhibit)
+		}
+		if it.Kind == KindClassify && strings.Contains(it.Exhibit, `"code": -32603`) && s.SituationAt(s.Revision()).Layer == rules.LayerExecution {
+			handlerErrors++
+			why := it.Parts[0].Choices[indexOf(rules.LayerProtocol)].Explanation
+			if strings.Contains(all, "no tool ran") || !strings.Contains(why, "although the tool ran") || !strings.Contains(why, "isError result written on purpose") {
+				t.Errorf("%s: the handler ran and failed, but the layer is explained as %q", it.ID, why)
+			}
+		}
+	}
+	if handlerErrors < 2 {
+		t.Errorf("%d classify drills of a handler's -32603; the refund and escalation drills are missing", handlerErrors)
+	}
+	// The lab shows the same feedback and takeaways.
+	for _, s := range c.Scenarios {
+		texts := []string{s.Takeaway}
+		for _, fb := range s.Feedback {
+			texts = append(texts, fb)
+		}
+		if m := oneRetry.FindString(strings.Join(texts, "\n")); m != "" {
+			t.Errorf("scenario %s says %q, while a transient failure gets at most 3 resends (§2)", s.ID, m)
 		}
 	}
 }

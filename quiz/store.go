@@ -44,11 +44,14 @@ type ScenarioRecord struct {
 type ItemRecord struct {
 	Topic   string    `json:"topic,omitempty"`
 	Box     int       `json:"box"`    // 1 = missed recently ... Mastered
-	Streak  int       `json:"streak"` // right answers in a row
+	Streak  int       `json:"streak"` // right answers in a row that moved it up
 	Right   int       `json:"right"`
 	Wrong   int       `json:"wrong"`
 	LastAt  time.Time `json:"lastAt"`
 	LastRes bool      `json:"lastCorrect"`
+	// UpAt is when a right answer last moved the item up a box (Apply:
+	// at most once a day); zero when none has.
+	UpAt time.Time `json:"upAt,omitzero"`
 }
 
 // ExamRecord is one finished mock exam.

@@ -159,7 +159,7 @@ func injected(tool string, f Fault, attempt int, emptyShape any, key ...string) 
 		return failure{
 			payload: ErrorPayload{
 				ErrorCategory: rules.Transient,
-				Description:   fmt.Sprintf("Could not connect to the %s, so the query did not run: there is no answer yet, empty or otherwise. Send the same call again after 1, 2 and 4 seconds (at most 3 resends); if it still fails, hand the case to a person with escalate_to_human, saying what was tried, and tell the customer the records could not be checked right now.", src),
+				Description:   accessFailureText(tool, src),
 				Code:          "SOURCE_UNREACHABLE",
 				CorrelationID: corr,
 			},
@@ -228,13 +228,38 @@ func internalFault(tool, corr string) failure {
 	return failure{
 		payload: ErrorPayload{
 			ErrorCategory: rules.Transient,
-			Description:   fmt.Sprintf("An unexpected fault stopped %s before it finished; nothing was changed. Send the same call again after 1, 2 and 4 seconds (at most 3 resends); if it still fails, stop resending and hand the case to a person with escalate_to_human, quoting correlationId %s for the platform team.", tool, corr),
+			Description:   internalFaultText(tool, corr),
 			Code:          "INTERNAL_ERROR",
 			CorrelationID: corr,
 		},
 		errorText: "ERROR: internal error",
 		exception: pyKeyError(tool),
 	}
+}
+
+// resendThenReport is the backoff of LESSON-RULES §2 and §5, as a failure's
+// description says it: the original call plus at most 3 resends.
+const resendThenReport = "Send the same call again after 1, 2 and 4 seconds (at most 3 resends); if it still fails, stop resending"
+
+// accessFailureText is the description of a source that could not be
+// reached. After the resends the agent hands the case to a person with
+// escalate_to_human, unless the tool that failed is escalate_to_human
+// itself: then it reports that the hand-over did not happen.
+func accessFailureText(tool, src string) string {
+	if tool == EscalationTool {
+		return fmt.Sprintf("Could not connect to the %s, so the case was not queued and no person has it. %s and report that the hand-over failed, saying what was tried, and tell the customer their case has not reached a person yet.", src, resendThenReport)
+	}
+	return fmt.Sprintf("Could not connect to the %s, so the query did not run: there is no answer yet, empty or otherwise. Send the same call again after 1, 2 and 4 seconds (at most 3 resends); if it still fails, hand the case to a person with escalate_to_human, saying what was tried, and tell the customer the records could not be checked right now.", src)
+}
+
+// internalFaultText is the description of an unexpected fault; as
+// accessFailureText, it never sends the agent back to escalate_to_human
+// when that is the tool that failed.
+func internalFaultText(tool, corr string) string {
+	if tool == EscalationTool {
+		return fmt.Sprintf("An unexpected fault stopped %s before it finished; nothing was changed, so the case is in no queue yet. %s and report that the hand-over failed, quoting correlationId %s for the platform team, and tell the customer their case has not reached a person yet.", tool, resendThenReport, corr)
+	}
+	return fmt.Sprintf("An unexpected fault stopped %s before it finished; nothing was changed. %s and hand the case to a person with escalate_to_human, quoting correlationId %s for the platform team.", tool, resendThenReport, corr)
 }
 
 // The raw exceptions below are what an unguarded handler would have

@@ -143,7 +143,7 @@ func TestFailureModesOnEveryTool(t *testing.T) {
 			t.Errorf("%s declares failure_mode %v, want %v", tool.Name, got, modes)
 		}
 		for _, m := range mockserver.FailureModes {
-			if m.Name != "none" && contains(modes, m.Name) && !strings.Contains(tool.Description, m.Name+": "+m.Teaches) {
+			if m.Name != "none" && contains(modes, m.Name) && !strings.Contains(tool.Description, m.Name+": "+m.TeachesOn(tool.Name)) {
 				t.Errorf("%s's description does not say what %s teaches", tool.Name, m.Name)
 			}
 		}
@@ -333,5 +333,58 @@ func TestLongInputIsNotEchoedWhole(t *testing.T) {
 	}
 	if want := fmt.Sprintf("… (%d characters)", len(q)); !strings.Contains(string(resp), want) {
 		t.Errorf("the answer does not say the query was cut (%s): %.400s", want, resp)
+	}
+}
+
+// TestEscalationFailureDoesNotSendTheAgentBack: a new user found
+// escalate_to_human's own internal fault telling the agent, once its
+// resends are spent, to "hand the case to a person with escalate_to_human",
+// the tool that had just failed. When the escalation tool fails, its
+// result and its description's modes say to report that the hand-over
+// failed (LESSON-RULES §2, §5: at most 3 resends after 1 s, 2 s and 4 s,
+// then report); every other tool still hands the case over.
+func TestEscalationFailureDoesNotSendTheAgentBack(t *testing.T) {
+	srv := mockserver.New(mockserver.Options{FailureModes: true})
+	for _, tool := range srv.Tools() {
+		if tool.Name != mockserver.EscalationTool {
+			continue
+		}
+		for _, mode := range []string{"transient", "internal"} {
+			_, teaches, _ := strings.Cut(tool.Description, mode+": ")
+			teaches, _, _ = strings.Cut(teaches, ". ")
+			if strings.Contains(teaches, "escalate_to_human") || !strings.Contains(teaches, "report that the hand-over failed") {
+				t.Errorf("escalate_to_human's description, %s: %q", mode, teaches)
+			}
+		}
+	}
+	for _, tool := range mockserver.ToolNames() {
+		for _, mode := range []string{"transient", "internal", "go_error", "crash"} {
+			if tool == "customer_lookup" && mode == "transient" {
+				continue // its own transient mode, written before failure_mode
+			}
+			ex := exchange(t, mockserver.Options{FailureModes: true}, rules.Rev20251125, modeCall(tool, mode))
+			var resp struct {
+				Result struct {
+					StructuredContent struct {
+						Description string `json:"description"`
+					} `json:"structuredContent"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal(ex.Response, &resp); err != nil {
+				t.Fatal(err)
+			}
+			desc := resp.Result.StructuredContent.Description
+			if !strings.Contains(desc, "at most 3 resends") {
+				t.Errorf("%s %s: the description gives no cap of 3 resends: %q", tool, mode, desc)
+			}
+			_, after, _ := strings.Cut(desc, "if it still fails")
+			if tool == mockserver.EscalationTool {
+				if strings.Contains(after, "escalate_to_human") || !strings.Contains(after, "report that the hand-over failed") {
+					t.Errorf("%s %s sends the agent back to the tool that failed: %q", tool, mode, desc)
+				}
+			} else if !strings.Contains(after, "with escalate_to_human") {
+				t.Errorf("%s %s: after the resends, the case is no longer handed over: %q", tool, mode, desc)
+			}
+		}
 	}
 }

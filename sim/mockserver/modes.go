@@ -48,6 +48,22 @@ var FailureModes = []FailureMode{
 // them, with or without Options.FailureModes.
 var customerLookupOwnModes = []string{"none", "transient", "validation", "business", "permission", "empty"}
 
+// escalationTeaches replaces what a mode teaches on escalate_to_human
+// itself: after the resends, the agent reports that the hand-over failed
+// rather than being sent back to the tool that just failed.
+var escalationTeaches = map[string]string{
+	"transient": "transient, the escalation queue stays unreachable: resend at most 3 times after 1, 2 and 4 seconds, then report that the hand-over failed, with what was tried",
+	"internal":  "an unexpected fault, sanitized to a generic message and a correlationId: resend with the backoff (at most 3 times), then report that the hand-over failed, quoting the id",
+}
+
+// TeachesOn is what the mode teaches on tool, in its description.
+func (m FailureMode) TeachesOn(tool string) string {
+	if teaches, ok := escalationTeaches[m.Name]; ok && tool == EscalationTool {
+		return teaches
+	}
+	return m.Teaches
+}
+
 // modesFor lists the practice modes a tool offers.
 func (t toolSpec) modesFor() []FailureMode {
 	var out []FailureMode
@@ -55,6 +71,7 @@ func (t toolSpec) modesFor() []FailureMode {
 		if m.Name == "empty" && t.empty == nil {
 			continue
 		}
+		m.Teaches = m.TeachesOn(t.name)
 		out = append(out, m)
 	}
 	return out

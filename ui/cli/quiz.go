@@ -23,7 +23,9 @@ func (a *app) quizCmd() *cobra.Command {
 		Long: "Opens exam practice. practice asks questions one at a time and explains every option after\n" +
 			"each answer; exam is a timed mock exam drawn by topic weight and difficulty (difficulty 3\n" +
 			"wherever the caps allow, a third at least), scored per topic against --pass at the end; review\n" +
-			"brings back what you missed and rests what you have mastered. Answers are kept in --state-dir,\n" +
+			"brings back what you missed and rests what you have mastered: three right answers in a row,\n" +
+			"on three different days (a right answer moves a question up a Leitner box " + quiz.Spaced + " at\n" +
+			"most; a wrong one drops it to box 1 at once). Answers are kept in --state-dir,\n" +
 			"so review knows your history. Your last " + strconv.Itoa(quiz.KeptExams) + " finished mock exams keep their answers: Past exams\n" +
 			"on the quiz menu lists them, newest first (date, score, number of questions), and reopens any.",
 		Example: "  errorlab quiz\n" +

@@ -421,14 +421,14 @@ func TestNothingToReviewSaysWhatIsTrue(t *testing.T) {
 		t.Errorf("fresh progress:\n%s", m.View())
 	}
 	store := qz.Memory()
-	for range qz.MasteryStreak {
-		if err := store.RecordItem("t/window", "categories", true, quizT0.Add(-time.Hour)); err != nil {
+	for i := range qz.MasteryStreak {
+		if err := store.RecordItem("t/window", "categories", true, quizT0.Add(-time.Duration(i+1)*24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	m = openQuiz(t, pool, clock, store, &quiz.Start{Mode: qz.Review})
 	v = strings.Join(strings.Fields(m.View()), " ")
-	for _, want := range []string{"Nothing you missed is waiting", "the one question you have answered is mastered (right three times in a row)", "until you answer it right three times in a row"} {
+	for _, want := range []string{"Nothing you missed is waiting", "the one question you have answered is mastered (right three times in a row on three different days)", "until you answer it right three times in a row on three different days", "moves a question up a box once a day at most"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("mastered: lacks %q:\n%s", want, m.View())
 		}

@@ -52,7 +52,7 @@ type Menu struct {
 	questions int
 
 	// What a review brings back: missed (box 1, first) and still
-	// learning (right, but not yet three times in a row).
+	// learning (right, but not yet mastered).
 	missed, learning int
 	lastRun          string
 	// past is how many finished exams Past exams can reopen.
@@ -74,7 +74,7 @@ type menuEntry struct{ name, desc string }
 var menuEntries = []menuEntry{
 	{"Practice", "One question at a time, on a topic or all: the verdict and every choice explained after each."},
 	{"Mock exam", "Timed, no feedback until you submit; flag questions and move freely between them."},
-	{"Review", "What you missed, brought back first (Leitner boxes), until you have it right three times."},
+	{"Review", "What you missed, brought back first (Leitner boxes), until you have it right on three different days in a row."},
 	{"Results", "Mastery by topic, your exam history, and your weakest topics to practise."},
 	{"Past exams", fmt.Sprintf("Reopen one of your last %d mock exams, newest first: its score and every answer, each choice explained.", qz.KeptExams)},
 }
@@ -794,7 +794,7 @@ func (m *nothing) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // why says what is true when nothing waits: no question answered yet, or
-// every question answered is mastered (right three times in a row).
+// every question answered is mastered (right three times in a row on three different days).
 func (m *nothing) why() string {
 	answered := 0
 	if p, err := m.c.Progress.Load(); err == nil && p != nil && m.pool != nil {
@@ -808,9 +808,9 @@ func (m *nothing) why() string {
 		return "You have not answered any question yet, so nothing you missed is waiting. Practise first, then come back."
 	}
 	if answered == 1 {
-		return "Nothing you missed is waiting: the one question you have answered is mastered (right three times in a row). Practise more to find new ones."
+		return "Nothing you missed is waiting: the one question you have answered is mastered (right three times in a row on three different days). Practise more to find new ones."
 	}
-	return fmt.Sprintf("Nothing you missed is waiting: all %d questions you have answered are mastered (right three times in a row). Practise more to find new ones.", answered)
+	return fmt.Sprintf("Nothing you missed is waiting: all %d questions you have answered are mastered (right three times in a row on three different days). Practise more to find new ones.", answered)
 }
 
 func (m *nothing) View() string {
@@ -827,7 +827,7 @@ func (m *nothing) View() string {
 		add(" " + l)
 	}
 	add("")
-	for _, l := range wrap("Review brings back what you missed first, then anything you have answered right fewer than three times in a row: each question comes back until you answer it right three times in a row.", max(min(m.w-2, 90), 10)) {
+	for _, l := range wrap("Review brings back what you missed first, then anything not yet mastered: each question comes back until you answer it right three times in a row on three different days. A right answer moves a question up a box "+qz.Spaced+" at most; answering it again that day counts, but moves nothing.", max(min(m.w-2, 90), 10)) {
 		add(" " + st.Muted.Render(l))
 	}
 	add("")
