@@ -428,3 +428,43 @@ func TestExamOrderIsShuffledPerDraw(t *testing.T) {
 		t.Errorf("seed 7 twice: %v and %v; seed 8: %v", ids(a), ids(b), ids(c))
 	}
 }
+
+// A new user found the exam's set-up offering "at most 48" while
+// `quiz --mode exam --count 60` set 60 (drills topped it up) and
+// `--count 500` set 68, and `questions exam --count 60` printed 50 while
+// calling itself the same draw. One number now: a mock exam holds
+// authored questions only, never more than ExamCapacity (what the set-up
+// offers), and exactly that many for any larger count, whatever the
+// seed or the kinds asked for, saying how many were asked.
+func TestExamNeverExceedsItsCapacity(t *testing.T) {
+	p := testPool(t)
+	limit := p.ExamCapacity("")
+	if limit < 20 || limit > len(p.Filter("", KindQuestion)) {
+		t.Fatalf("ExamCapacity %d", limit)
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		for _, count := range []int{limit, 500} {
+			var drew []string
+			for _, kinds := range [][]Kind{nil, {KindQuestion}} {
+				s, err := NewSession(p, nil, Options{Mode: Exam, Count: count, Seed: seed, Kinds: kinds}, t0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(s.Items) != limit {
+					t.Fatalf("seed %d count %d kinds %v: %d questions, the set-up offers at most %d", seed, count, kinds, len(s.Items), limit)
+				}
+				want := ""
+				if count > limit {
+					want = fmt.Sprintf("%d questions, not %d", limit, count)
+				}
+				if got := s.Shortfall(); !strings.Contains(got, want) || (want == "") != (got == "") {
+					t.Errorf("seed %d count %d: shortfall %q, want %q", seed, count, got, want)
+				}
+				drew = append(drew, fmt.Sprint(ids(s)))
+			}
+			if drew[0] != drew[1] {
+				t.Errorf("seed %d count %d: the quiz's draw and the questions-only draw differ", seed, count)
+			}
+		}
+	}
+}

@@ -95,11 +95,11 @@ var ErrNothingToReview = errors.New("nothing to review: no question you missed i
 // NewSession draws items from the pool. Review needs the learner's
 // progress; practice and exam ignore it. Practice draws in shuffled order
 // with at most StoryCap items of one story and no two that clash;
-// an exam draws authored questions, as examDraw says (topic weights,
-// difficulty 3 where the caps allow and a third at least, StoryCap,
-// clash); either may hold fewer than o.Count when the pool cannot fill it
-// inside the caps (Session.Shortfall); drills top up an exam only when
-// the questions run out and o.Kinds allows them. Review takes the missed
+// an exam draws authored questions only (o.Kinds is ignored), as
+// examDraw says (topic weights, difficulty 3 where the caps allow and a
+// third at least, StoryCap, clash), at most Pool.ExamCapacity of them;
+// either may hold fewer than o.Count when the pool cannot fill it inside
+// the caps (Session.Shortfall). Review takes the missed
 // items in Leitner order, whatever their story. The same seed gives the
 // same draw.
 func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, error) {
@@ -120,9 +120,9 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 	}
 	kinds := o.Kinds
 	if o.Mode == Exam {
-		// A mock exam is the real exam's kind of question: authored ones,
-		// drawn and shuffled apart from the drills, so that a draw of
-		// authored questions only (`questions exam`) is the same draw.
+		// A mock exam is the real exam's kind of question: authored ones
+		// only (drills stay in practice), whatever o.Kinds says, so the
+		// quiz and `questions exam` make one draw.
 		kinds = []Kind{KindQuestion}
 	}
 	candidates := pool.Filter(o.Topic, kinds...)
@@ -141,24 +141,16 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 		picked = append([]*Item(nil), candidates...)
 		r.Shuffle(len(picked), func(i, j int) { picked[i], picked[j] = picked[j], picked[i] })
 		if o.Mode == Exam {
-			picked = examDraw(picked, o.Count, r)
-			if len(picked) < o.Count && (len(o.Kinds) == 0 || slices.Contains(o.Kinds, KindClassify) || slices.Contains(o.Kinds, KindNextAction) || slices.Contains(o.Kinds, KindSpotDefects)) {
-				// A bank too small for the exam: drills fill it, inside
-				// the caps, after the questions.
-				var drills []*Item
-				for _, it := range pool.Filter(o.Topic, o.Kinds...) {
-					if it.Kind != KindQuestion {
-						drills = append(drills, it)
-					}
-				}
-				rd := rand.New(rand.NewPCG(o.Seed, 0x5851f42d4c957f2d))
-				rd.Shuffle(len(drills), func(i, j int) { drills[i], drills[j] = drills[j], drills[i] })
-				d := newDraw()
-				for _, it := range picked {
-					d.take(it)
-				}
-				d.fill(drills, o.Count)
-				picked = d.out
+			// Never more than the set-up offers (ExamCapacity): a larger
+			// count draws that many, and Shortfall says so.
+			set := pool.examSet(o.Topic)
+			n := min(o.Count, len(set))
+			picked = examDraw(picked, n, r)
+			if len(picked) < n {
+				// This seed's orders fell short of what the bank holds:
+				// draw from the capacity set, whose questions all fit
+				// together, so the exam has the n it offers.
+				picked = examDraw(slices.Clone(set), n, r)
 			}
 		} else {
 			picked = capped(picked, o.Count, r)
@@ -335,6 +327,19 @@ func capped(items []*Item, count int, r *rand.Rand) []*Item {
 func (p *Pool) Capacity(topic string, kinds ...Kind) int {
 	items := p.Filter(topic, kinds...)
 	return len(capped(items, len(items), rand.New(rand.NewPCG(1, 2))))
+}
+
+// ExamCapacity is the most questions one mock exam on topic ("" = all)
+// holds inside StoryCap and clash: the "at most" of the exam's set-up,
+// and exactly what NewSession draws for an exam of that count or more
+// (the quiz and `questions exam` alike), whatever the seed.
+func (p *Pool) ExamCapacity(topic string) int { return len(p.examSet(topic)) }
+
+// examSet is the authored questions on topic that one draw fits
+// together, as many as drawAttempts orders find (Capacity's draw).
+func (p *Pool) examSet(topic string) []*Item {
+	items := p.Filter(topic, KindQuestion)
+	return capped(items, len(items), rand.New(rand.NewPCG(1, 2)))
 }
 
 // examDraw draws a mock exam of up to count authored questions from

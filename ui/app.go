@@ -468,6 +468,18 @@ func (a *App) route(msg tea.Msg) tea.Cmd {
 }
 
 func (a *App) push(s common.Screen) tea.Cmd {
+	if k, ok := s.(common.StackKeyed); ok && k.StackKey() != "" {
+		// Already open further down: go back there, the new screen in
+		// its place, so the history never holds two of it.
+		for i := len(a.stack) - 1; i >= 1; i-- {
+			if o, ok := a.stack[i].(common.StackKeyed); ok && o.StackKey() == k.StackKey() {
+				for len(a.stack) > i {
+					a.dropTop()
+				}
+				break
+			}
+		}
+	}
 	a.stack = append(a.stack, s)
 	a.help.ShowAll = false
 	a.layout(true)
@@ -521,6 +533,10 @@ func (a *App) nav(m common.NavMsg) tea.Cmd {
 // even if its area did not change.
 func (a *App) layout(force bool) {
 	w, h := a.c.Width, a.c.Height
+	a.c.Below = ""
+	if n := len(a.stack); n > 1 {
+		a.c.Below = a.stack[n-2].Crumb()
+	}
 	a.helpView = ""
 	if !a.fullScreen() { // a full-screen page draws its own help
 		a.helpView = a.renderHelp(w)

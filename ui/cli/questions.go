@@ -136,7 +136,7 @@ func (a *app) questionsExamCmd() *cobra.Command {
 			if fresh {
 				seed = uint64(now.UnixNano())
 			}
-			s, err := quiz.NewSession(p, nil, quiz.Options{Mode: quiz.Exam, Topic: topic, Count: count, Seed: seed, Kinds: []quiz.Kind{quiz.KindQuestion}}, now)
+			s, err := quiz.NewSession(p, nil, quiz.Options{Mode: quiz.Exam, Topic: topic, Count: count, Seed: seed}, now)
 			if err != nil {
 				return UsageError{err}
 			}

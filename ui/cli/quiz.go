@@ -41,11 +41,15 @@ func (a *app) quizCmd() *cobra.Command {
 			if topic != "" && quiz.TopicTitle(topic) == topic {
 				return usagef("unknown --topic %q: use one of %s", topic, strings.Join(topicIDs(), ", "))
 			}
-			if count < 0 || minutes < 0 {
-				return usagef("--count and --minutes must not be negative")
+			if count < 0 {
+				return usagef("--count must not be negative")
 			}
 			if count == 0 && cmd.Flags().Changed("count") {
 				return usagef("--count must be at least 1 (leave it out for 10, or 20 in an exam)")
+			}
+			if cmd.Flags().Changed("minutes") && (minutes < 1 || minutes > maxMinutes) {
+				// 0 used to mean the default, silently.
+				return usagef("--minutes must be from 1 to %d, not %d (leave it out for 1.5 minutes a question)", maxMinutes, minutes)
 			}
 			switch {
 			case pass > 0 && pass <= 1:
@@ -59,11 +63,14 @@ func (a *app) quizCmd() *cobra.Command {
 	cmd.Flags().StringVar(&mode, "mode", "practice", "practice, exam or review")
 	cmd.Flags().StringVar(&topic, "topic", "", "only this topic: "+strings.Join(topicIDs(), ", "))
 	cmd.Flags().IntVar(&count, "count", 0, "number of questions (default 10; exam 20)")
-	cmd.Flags().IntVar(&minutes, "minutes", 0, "exam time limit in minutes (default 1.5 per question)")
+	cmd.Flags().IntVar(&minutes, "minutes", 0, "exam time limit in minutes, 1 to 600 (default 1.5 per question)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed for a reproducible order")
 	cmd.Flags().Float64Var(&pass, "pass", 70, "exam pass line, percent")
 	return cmd
 }
+
+// maxMinutes is the longest exam --minutes sets, as on the set-up.
+const maxMinutes = 600
 
 // topicIDs lists the quiz topics' ids in their order.
 func topicIDs() []string {

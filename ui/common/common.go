@@ -44,6 +44,10 @@ type Common struct {
 	Room Room
 
 	Width, Height int
+	// Below is the breadcrumb of the screen esc goes back to ("Home"
+	// from a page Home opened, "" on Home), so a help can name it. The
+	// root sets it whenever the stack changes.
+	Below string
 
 	status Status
 	// confined: a session of a class over SSH, which may touch nothing on

@@ -50,6 +50,16 @@ type FullScreener interface {
 	FullScreen() bool
 }
 
+// StackKeyed is a screen the stack holds once at most (the quiz's
+// Results, one exam's results): opening one whose StackKey is already on
+// the stack goes back there, the new screen in the old one's place,
+// instead of stacking a copy (a new user walked Results › Exam results ›
+// Results › … one screen deeper each time, and esc took one step back).
+// An empty key is not kept once.
+type StackKeyed interface {
+	StackKey() string
+}
+
 // Activator is a screen that refreshes when it comes to the top of the
 // stack (the lab list re-reads progress).
 type Activator interface {

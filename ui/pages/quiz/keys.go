@@ -17,6 +17,7 @@ type KeyMap struct {
 	Flag     key.Binding
 	Submit   key.Binding // s: hand the exam in
 	Confirm  key.Binding
+	Discard  key.Binding // y: leave an exam and throw it away (enter does not)
 	Cancel   key.Binding
 	Results  key.Binding
 	Practise key.Binding
@@ -42,6 +43,7 @@ func DefaultKeyMap() KeyMap {
 		Flag:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "flag")),
 		Submit:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "submit exam")),
 		Confirm:  key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes")),
+		Discard:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "leave and discard")),
 		Cancel:   key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "no")),
 		Results:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "results")),
 		Practise: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "practise")),

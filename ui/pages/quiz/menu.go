@@ -273,6 +273,14 @@ func (m *Menu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.questions = len(m.pool.Filter("", qz.KindQuestion))
 		m.refresh()
+		if m.eCount > m.examAvailable() {
+			// `quiz --count 500`: the exam says how many it drew; the
+			// set-up, once back, offers what it can hold.
+			m.eCount = max(m.examAvailable(), 1)
+			if !m.minutesSet {
+				m.eMinutes = examMinutes(m.eCount)
+			}
+		}
 		if st := m.pending; st != nil {
 			m.pending = nil
 			return m, m.start(qz.Options{Mode: st.Mode, Topic: st.Topic, Count: st.Count,
@@ -458,7 +466,7 @@ func (m *Menu) available() int {
 }
 
 // examAvailable is how many questions one mock exam can hold inside the
-// same caps.
+// same caps: qz.Pool.ExamCapacity, the most any exam draws.
 func (m *Menu) examAvailable() int {
 	if m.pool == nil {
 		return 0
@@ -468,7 +476,7 @@ func (m *Menu) examAvailable() int {
 	}
 	n, ok := m.capacity["exam"]
 	if !ok {
-		n = m.pool.Capacity("", qz.KindQuestion)
+		n = m.pool.ExamCapacity("") // what an exam of more draws
 		m.capacity["exam"] = n
 	}
 	return n

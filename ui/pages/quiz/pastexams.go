@@ -110,7 +110,7 @@ func (m *pastExams) open() tea.Cmd {
 		m.c.SetStatus(common.StatusWarn, "%v", err)
 		return nil
 	}
-	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, s, res, e.TimedOut)})
+	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, s, res, e.TimedOut, e.At, true)})
 }
 
 // View implements tea.Model: a heading, then one line per exam.

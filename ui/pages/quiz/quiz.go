@@ -76,10 +76,8 @@ func startQuiz(c *common.Common, pool *qz.Pool, o qz.Options, parent *results) (
 	if len(s.Items) == 0 {
 		return nil, errors.New("no questions to ask: the pool is empty")
 	}
-	if short := s.Shortfall(); short != "" {
-		// Never silently shorter than asked for.
-		c.SetStatus(common.StatusInfo, "%s", short)
-	}
+	// Never silently shorter than asked for: the session's head says
+	// so (Session.Shortfall) for as long as it runs.
 	return newSession(c, pool, s, parent), nil
 }
 
@@ -158,9 +156,9 @@ func (m *session) Crumb() string {
 }
 
 // headLines is the rows above the item: the question line, the verdict or
-// navigator line, and a gap when there is room.
+// navigator line, and a gap when there is room, or the shortfall.
 func (m *session) headLines() int {
-	if m.h >= 24 {
+	if m.h >= 24 || m.s.Shortfall() != "" {
 		return 3
 	}
 	return 2
@@ -221,10 +219,12 @@ func (m *session) ShortHelp() []key.Binding {
 		if m.confirm == confirmSubmit {
 			return []key.Binding{withHelp(k.Confirm, "y/enter", "submit"), withHelp(k.Cancel, "n/esc", "keep working")}
 		}
+		// Only y throws the exam away: enter stays, so an enter meant
+		// for the exam cannot discard it.
 		if m.quitAfter {
-			return []key.Binding{withHelp(k.Submit, "s", "hand in and quit"), withHelp(k.Confirm, "y/enter", "leave, discard and quit"), withHelp(k.Cancel, "n/esc", "stay")}
+			return []key.Binding{withHelp(k.Submit, "s", "hand in and quit"), withHelp(k.Discard, "y", "leave, discard and quit"), withHelp(k.Cancel, "n/esc/enter", "stay")}
 		}
-		return []key.Binding{withHelp(k.Submit, "s", "hand in and leave"), withHelp(k.Confirm, "y/enter", "leave and discard"), withHelp(k.Cancel, "n/esc", "stay")}
+		return []key.Binding{withHelp(k.Submit, "s", "hand in and leave"), withHelp(k.Discard, "y", "leave and discard"), withHelp(k.Cancel, "n/esc/enter", "stay")}
 	}
 	q := m.item()
 	item := q.ShortHelp()
@@ -257,7 +257,13 @@ func (m *session) FullHelp() [][]key.Binding {
 		return [][]key.Binding{answer, {withHelp(k.Check, "enter", "next question"), k.Prev, k.Forward,
 			withHelp(k.Flag, "f", "flag/unflag"), k.Submit, withHelp(m.c.Keys.Back, "esc", "leave (asks first)")}}
 	}
-	return [][]key.Binding{answer, {k.Check, k.Next, withHelp(m.c.Keys.Back, "esc", "leave (answers are kept)")}}
+	check := k.Check
+	if m.checked[m.cur] {
+		// Checked: enter does nothing more, so a second one cannot skip
+		// the explanation; n moves on.
+		check = withHelp(k.Check, "enter", "check (n moves on)")
+	}
+	return [][]key.Binding{answer, {check, withHelp(k.Next, "n", "next question, once checked"), withHelp(m.c.Keys.Back, "esc", "leave (answers are kept)")}}
 }
 
 func (m *session) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -282,6 +288,12 @@ func (m *session) key(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	if m.confirm != confirmNone {
 		switch {
+		case m.confirm == confirmLeave && !key.Matches(k, keys.Discard) && !key.Matches(k, keys.Submit):
+			// Enter (or n, esc) stays: only y discards an exam.
+			if key.Matches(k, keys.Cancel) || key.Matches(k, keys.Check) {
+				m.confirm, m.quitAfter = confirmNone, false
+			}
+			return nil
 		case key.Matches(k, keys.Confirm):
 			what := m.confirm
 			m.confirm = confirmNone
@@ -337,6 +349,10 @@ func (m *session) key(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, keys.Submit):
 			m.confirm = confirmSubmit
 			return nil
+		case key.Matches(k, keys.Next):
+			// n is practice's "next" after a verdict: say what moves here.
+			m.c.SetStatus(common.StatusInfo, "no verdicts until you hand it in: → or enter goes to the next question, s hands the exam in")
+			return nil
 		case key.Matches(k, keys.Check):
 			if m.cur == len(m.s.Items)-1 {
 				m.confirm = confirmSubmit
@@ -356,18 +372,37 @@ func (m *session) key(k tea.KeyMsg) tea.Cmd {
 	// Practice and review.
 	if m.checked[m.cur] {
 		switch {
-		case key.Matches(k, keys.Next), key.Matches(k, keys.Check):
+		case key.Matches(k, keys.Next):
 			return m.next()
+		case key.Matches(k, keys.Check):
+			// Only n moves on: a second enter, one press too many after
+			// the check, must not skip the explanation just given.
+			m.c.SetStatus(common.StatusInfo, "checked: n for %s (enter does not move on)", m.nextWhat())
+			return nil
 		}
 		q.Update(k)
 		return nil
 	}
-	if key.Matches(k, keys.Check) {
+	switch {
+	case key.Matches(k, keys.Check):
 		m.check()
+		return nil
+	case key.Matches(k, keys.Next):
+		// n moves on only after the verdict: say so, not nothing.
+		m.c.SetStatus(common.StatusInfo, "answer this one first: pick, then enter checks it; n moves on after the verdict")
 		return nil
 	}
 	q.Update(k)
 	return nil
+}
+
+// nextWhat is where n goes after the verdict: "the next question", or
+// "your results" on the last.
+func (m *session) nextWhat() string {
+	if m.cur == len(m.s.Items)-1 {
+		return "your results"
+	}
+	return "the next question"
 }
 
 // goTo shows item i (exam: free movement).
@@ -477,7 +512,7 @@ func (m *session) submit(timeUp bool) tea.Cmd {
 		m.c.SetStatus(kind, "%s", strings.Join(notes, " · "))
 	}
 	m.c.AfterWrite()
-	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, m.s, res, timeUp), Replace: true})
+	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, m.s, res, timeUp, now, false), Replace: true})
 }
 
 func (m *session) View() string {
@@ -504,7 +539,12 @@ func (m *session) View() string {
 	} else {
 		lines = append(lines, m.verdictLine())
 	}
-	if m.headLines() == 3 {
+	if short := m.s.Shortfall(); short != "" {
+		// Fewer than asked for: said for the whole session, as the
+		// Markdown of `questions exam` says it (the status line is gone
+		// at the next key).
+		lines = append(lines, fit(" "+m.c.Styles.Muted.Render(short+"."), m.w))
+	} else if m.headLines() == 3 {
 		lines = append(lines, "")
 	}
 	if m.confirm != confirmNone {
@@ -825,7 +865,13 @@ func (m *session) confirmView() []string {
 		if m.quitAfter {
 			hand = " hand in now and quit"
 		}
-		add(m.choiceLines(leave, " stay in the exam", m.c.Styles.ChipKey.Render("s")+hand)...)
+		// y alone discards; enter stays, as n and esc do.
+		ck, or := st.ChipKey.Render, st.Muted.Render(" or ")
+		lines := common.PackChips([]string{ck("s") + hand, ck("y") + leave,
+			ck("n") + st.Muted.Render(", ") + ck("esc") + or + ck("enter") + " stay in the exam"}, max(m.w-1, 1), "    ")
+		for _, l := range lines {
+			add(" " + l)
+		}
 		return out
 	}
 	un, partly := m.incomplete()
@@ -874,10 +920,10 @@ func (m *session) confirmView() []string {
 
 // choiceLines is "y or enter <yes>    n or esc <no>", the two halves on
 // lines of their own when the screen is too narrow for both.
-func (m *session) choiceLines(yes, no string, more ...string) []string {
+func (m *session) choiceLines(yes, no string) []string {
 	st := m.c.Styles
 	or := st.Muted.Render(" or ")
-	items := append(more,
+	items := append([]string(nil),
 		st.ChipKey.Render("y")+or+st.ChipKey.Render("enter")+yes,
 		st.ChipKey.Render("n")+or+st.ChipKey.Render("esc")+no,
 	)

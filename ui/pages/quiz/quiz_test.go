@@ -229,55 +229,57 @@ func TestQuizPracticeFlow(t *testing.T) {
 }
 
 // TestQuizExamFlow answers some items, flags one, moves back and forth,
-// submits, and sees the per-topic results.
+// submits, and sees the per-topic results. The test bank holds four
+// questions: a mock exam is authored questions only (drills stay in
+// practice), so it is an exam of four.
 func TestQuizExamFlow(t *testing.T) {
 	for _, sz := range quizSizes() {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			pool := testPool(t)
 			clock := &fakeClock{t: quizT0}
 			useQuiz(t, pool, clock, false)
-			o := qz.Options{Mode: qz.Exam, Count: 5, Duration: 10 * time.Minute, Seed: 3}
+			o := qz.Options{Mode: qz.Exam, Count: 4, Duration: 10 * time.Minute, Seed: 3}
 			s := sameSession(t, pool, nil, o)
 			store := qz.Memory()
 			tm := teatest.NewTestModel(t, ui.New(ui.Options{Catalog: uitest.SubsetCatalog(t, uitest.TimeoutID), Progress: store,
-				Quiz: &quiz.Start{Mode: qz.Exam, Count: 5, Minutes: 10, Seed: 3}}),
+				Quiz: &quiz.Start{Mode: qz.Exam, Count: 4, Minutes: 10, Seed: 3}}),
 				teatest.WithInitialTermSize(sz[0], sz[1]))
-			uitest.WaitFor(t, tm, "Question 1 of 5")
+			uitest.WaitFor(t, tm, "Question 1 of 4")
 
 			sendAll(tm, answerKeys(s.Items[0], true))
 			tm.Send(uitest.Press("right"))
-			uitest.WaitFor(t, tm, "Question 2 of 5")
+			uitest.WaitFor(t, tm, "Question 2 of 4")
 			tm.Send(uitest.Press("f"))
 			uitest.WaitFor(t, tm, "flagged")
 			sendAll(tm, answerKeys(s.Items[1], false))
 			tm.Send(uitest.Press("]"))
-			uitest.WaitFor(t, tm, "Question 3 of 5")
+			uitest.WaitFor(t, tm, "Question 3 of 4")
 			tm.Send(uitest.Press("left"))
-			uitest.WaitFor(t, tm, "Question 2 of 5")
+			uitest.WaitFor(t, tm, "Question 2 of 4")
 			tm.Send(uitest.Press("right"))
 			tm.Send(uitest.Press("right"))
-			uitest.WaitFor(t, tm, "Question 4 of 5")
+			uitest.WaitFor(t, tm, "Question 4 of 4")
 			sendAll(tm, answerKeys(s.Items[3], true))
 			clock.Advance(4*time.Minute + 30*time.Second)
 			tm.Send(uitest.Press("s"))
-			uitest.WaitFor(t, tm, "2 unanswered: 3, 5")
+			uitest.WaitFor(t, tm, "1 unanswered: 3")
 			tm.Send(uitest.Press("enter"))
 			uitest.WaitFor(t, tm, "By topic")
 
 			tm.Send(uitest.Press("q"))
 			view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
-			for _, want := range []string{"2 of 5 right (40%)", "✗ Not passed", "Time taken 4:30 of 10:00", "By topic"} {
+			for _, want := range []string{"2 of 4 right (50%)", "✗ Not passed", "Time taken 4:30 of 10:00", "By topic"} {
 				if !strings.Contains(view, want) {
 					t.Errorf("final view lacks %q:\n%s", want, view)
 				}
 			}
 			teatest.RequireEqualOutput(t, []byte(view))
 			p, _ := store.Load()
-			if len(p.Exams) != 1 || p.Exams[0].Correct != 2 || p.Exams[0].Questions != 5 || p.Exams[0].Seconds != 270 {
+			if len(p.Exams) != 1 || p.Exams[0].Correct != 2 || p.Exams[0].Questions != 4 || p.Exams[0].Seconds != 270 {
 				t.Errorf("exam record: %+v", p.Exams)
 			}
-			if len(p.Items) != 5 {
-				t.Errorf("%d items recorded, want 5", len(p.Items))
+			if len(p.Items) != 4 {
+				t.Errorf("%d items recorded, want 4", len(p.Items))
 			}
 		})
 	}
@@ -468,12 +470,12 @@ func TestMultiSelectNeedsAll(t *testing.T) {
 // n keeps working.
 func TestSubmitConfirmation(t *testing.T) {
 	pool := testPool(t)
-	s := sameSession(t, pool, nil, qz.Options{Mode: qz.Exam, Count: 5, Seed: 4})
-	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 5, Seed: 4})
+	s := sameSession(t, pool, nil, qz.Options{Mode: qz.Exam, Count: 4, Seed: 4})
+	m := openQuiz(t, pool, &fakeClock{t: quizT0}, qz.Memory(), &quiz.Start{Mode: qz.Exam, Count: 4, Seed: 4})
 	m, _ = uitest.Drive(m, answerKeys(s.Items[0], true)...)
 	m, _ = uitest.Drive(m, uitest.Press("right"), uitest.Press("right"), uitest.Press("f"), uitest.Press("s"))
 	v := m.View()
-	for _, want := range []string{"Submit the exam?", "1 of 5 answered", "4 unanswered: 2, 3, 4, 5.", "1 flagged: 3."} {
+	for _, want := range []string{"Submit the exam?", "1 of 4 answered", "3 unanswered: 2, 3, 4.", "1 flagged: 3."} {
 		if !strings.Contains(v, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, v)
 		}

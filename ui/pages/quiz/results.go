@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -33,21 +34,38 @@ type examResults struct {
 	w, h   int
 	off    int      // overview scroll
 	over   []string // the overview's lines, built by SetSize (the result does not change)
-	// below is the Results page this one was opened from (a there), which
-	// r goes back to rather than stacking another.
-	below *results
+	// at is when the exam was handed in: which exam this is (the stack
+	// holds one screen of each, StackKey).
+	at time.Time
+	// reopened: an exam handed in before (Past exams, or a on Results),
+	// not the one just finished; its header names it by date.
+	reopened bool
 }
 
-func newExamResults(c *common.Common, pool *qz.Pool, s *qz.Session, res qz.Result, timeUp bool) *examResults {
+func newExamResults(c *common.Common, pool *qz.Pool, s *qz.Session, res qz.Result, timeUp bool, at time.Time, reopened bool) *examResults {
 	m := &examResults{c: c, keys: DefaultKeyMap(), pool: pool, s: s, res: res, timeUp: timeUp, page: -1,
-		items: make([]*question, len(s.Items)), bars: topicbars.New(c)}
+		items: make([]*question, len(s.Items)), bars: topicbars.New(c), at: at, reopened: reopened}
 	m.bars.SetHeading("By topic", "")
 	m.bars.SetRows(topicRows(res.ByTopic, res.PassMark))
 	return m
 }
 
 func (m *examResults) Init() tea.Cmd { return nil }
-func (m *examResults) Crumb() string { return "Exam results" }
+
+// Crumb is "Exam results" for the exam just handed in; a reopened one
+// says which exam it is, "Exam 2026-12-02 07:19" (UTC, as Past exams
+// and Results list them), short enough for the breadcrumb at 80 columns.
+func (m *examResults) Crumb() string {
+	if m.reopened {
+		return "Exam " + m.at.UTC().Format("2006-01-02 15:04")
+	}
+	return "Exam results"
+}
+
+// StackKey implements common.StackKeyed: one screen per exam.
+func (m *examResults) StackKey() string {
+	return "quiz exam " + m.at.UTC().Format(time.RFC3339Nano)
+}
 
 func (m *examResults) headLines() int {
 	if m.h >= 24 {
@@ -110,8 +128,20 @@ func (m *examResults) FullHelp() [][]key.Binding {
 		{withHelp(k.Prev, "←/[", "previous answer or the overview"), withHelp(k.Forward, "→/]", "next answer"),
 			withHelp(m.c.Nav.Up, "↑/↓", "scroll"), withHelp(m.c.Nav.PageDown, "pgup/pgdn", "page"),
 			withHelp(m.c.Nav.Bottom, "g/G", "top, bottom")},
-		{practise, withHelp(k.Results, "r", "all your results"), withHelp(m.c.Keys.Back, "esc", "back to the menu")},
+		{practise, withHelp(k.Results, "r", "all your results"), withHelp(m.c.Keys.Back, "esc", backTo(m.c))},
 	}
+}
+
+// backTo is the help's "back to Past exams": where esc goes from here,
+// the screen below on the stack ("the menu" for Practice & exam).
+func backTo(c *common.Common) string {
+	switch c.Below {
+	case "":
+		return "back"
+	case "Practice & exam":
+		return "back to the menu"
+	}
+	return "back to " + c.Below
 }
 
 // reviewMissed starts a review of exactly the questions this exam
@@ -160,12 +190,10 @@ func (m *examResults) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Forward):
 		m.page = min(m.page+1, len(m.s.Items)-1)
 		return nil
-	case key.Matches(k, keys.Results) && m.below != nil:
-		return common.Send(common.NavMsg{Pop: true})
 	case key.Matches(k, keys.Results):
-		r := newResults(m.c, m.pool)
-		r.below = m
-		return common.Send(common.NavMsg{Push: r})
+		// Results already open below: the stack goes back to it
+		// (common.StackKeyed), it does not stack another.
+		return common.Send(common.NavMsg{Push: newResults(m.c, m.pool)})
 	case key.Matches(k, keys.Practise), m.page < 0 && key.Matches(k, keys.Open):
 		return m.reviewMissed()
 	}
@@ -266,6 +294,12 @@ func (m *examResults) overview() []string {
 		add(" " + st.Bad.Render("✗ Not passed") + "  " + st.Bold.Render(score))
 	}
 	taken := fmt.Sprintf("Time taken %s of %s", common.Clock(r.Seconds), common.Clock(int(m.s.Duration.Seconds())))
+	if m.reopened {
+		// Which exam this is, in full (the breadcrumb has no room for
+		// the zone).
+		taken = fmt.Sprintf("Handed in %s UTC · time taken %s of %s", m.at.UTC().Format("2006-01-02 15:04"),
+			common.Clock(r.Seconds), common.Clock(int(m.s.Duration.Seconds())))
+	}
 	if m.timeUp {
 		taken += " · time ran out"
 	}
@@ -323,10 +357,6 @@ type results struct {
 	banner   string // what the session that just ended scored
 	bannerOK bool
 
-	// below is the exam's results this page was opened from (r there),
-	// which a goes back to: that exam is the latest one.
-	below *examResults
-
 	cursor int // in sum.Weakest
 	off    int
 	w, h   int
@@ -362,6 +392,9 @@ func (m *results) Activate() tea.Cmd {
 
 func (m *results) Init() tea.Cmd { return nil }
 func (m *results) Crumb() string { return "Results" }
+
+// StackKey implements common.StackKeyed: Results is on the stack once.
+func (m *results) StackKey() string { return "quiz results" }
 
 func (m *results) SetSize(w, h int) {
 	m.w, m.h = w, h
@@ -446,18 +479,15 @@ func (m *results) follow() {
 // lastExam opens the latest mock exam's results again, its answers and
 // explanations included, as they were when it was handed in.
 func (m *results) lastExam() tea.Cmd {
-	if m.below != nil {
-		return common.Send(common.NavMsg{Pop: true})
-	}
 	e := m.sum.Exams[len(m.sum.Exams)-1]
 	s, res, err := m.pool.ReplayExam(e)
 	if err != nil {
 		m.c.SetStatus(common.StatusWarn, "%v", err)
 		return nil
 	}
-	er := newExamResults(m.c, m.pool, s, res, e.TimedOut)
-	er.below = m
-	return common.Send(common.NavMsg{Push: er})
+	// That exam's results already open below (r from there): the stack
+	// goes back to them (common.StackKeyed).
+	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, s, res, e.TimedOut, e.At, true)})
 }
 
 // practise opens a practice session on a topic ("" = all), coming back
