@@ -19,12 +19,18 @@ const (
 // right answer can move a question up a box.
 const Spaced = "once a day"
 
-// sameDay reports whether a and b fall on one calendar day where the
-// learner is (the machine's local time).
+// spacing is Spaced as a duration: a right answer moves a question up only
+// if its last move up was at least this long before. Elapsed time, not the
+// calendar, so the rule is the same on a classroom server in another time
+// zone and 23:59 then 00:01 is not two days (20 h lets a learner who
+// revises at about the same time each day move up every day).
+const spacing = 20 * time.Hour
+
+// sameDay reports whether a and b lie less than spacing apart (either
+// way: a clock set back does not stall a learner).
 func sameDay(a, b time.Time) bool {
-	ay, am, ad := a.In(time.Local).Date()
-	by, bm, bd := b.In(time.Local).Date()
-	return ay == by && am == bm && ad == bd
+	d := b.Sub(a)
+	return d < spacing && d > -spacing
 }
 
 // Apply updates an item's record with one answer.

@@ -472,7 +472,8 @@ func (r *salvage) exam(m member) {
 	var recount [3]func()
 	noReplay, lost, lostLine := false, "", 0
 	for _, f := range fields {
-		err := json.Unmarshal(fmt.Appendf(nil, "{%q:%s}", f.key, f.raw), &e)
+		key, _ := json.Marshal(f.key) // a JSON string, whatever the key holds
+		err := json.Unmarshal(fmt.Appendf(nil, "{%s:%s}", key, f.raw), &e)
 		if err == nil {
 			continue
 		}
@@ -513,6 +514,9 @@ func (r *salvage) exam(m member) {
 			}
 		case "passed":
 			recount[2] = func() {
+				if e.PassMark <= 0 || e.PassMark > 1 {
+					e.PassMark = DefaultPassMark // a missing pass line would pass anything
+				}
 				e.Passed = e.Questions > 0 && float64(e.Correct)/float64(e.Questions) >= e.PassMark
 				fix(line, fmt.Sprintf("%s; worked out again from its score as %v", why, e.Passed))
 			}
