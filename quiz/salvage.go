@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/errorlab/errorlab/sim/rules"
 )
 
 // member is one value of a JSON object or array in a progress file: its
@@ -60,29 +62,8 @@ func lineAt(data []byte, off int) int {
 	return 1 + bytes.Count(data[:min(max(off, 0), len(data))], []byte("\n"))
 }
 
-// rawKind names the kind of a JSON value, for "holds an array where
-// progress keeps an object".
-func rawKind(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a bool"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
-// tokenKind names the kind of the JSON value a json.Decoder token opens.
+// tokenKind names the kind of the JSON value a json.Decoder token opens,
+// in rules.JSONKind's words.
 func tokenKind(tok json.Token) string {
 	switch t := tok.(type) {
 	case json.Delim:
@@ -93,7 +74,7 @@ func tokenKind(tok json.Token) string {
 	case string:
 		return "a string"
 	case bool:
-		return "a bool"
+		return "a boolean" // as rules.JSONKind says
 	case nil:
 		return "null"
 	}
@@ -175,7 +156,7 @@ func decodeProgress(data []byte) (*Progress, error) {
 		return nil, &corruptError{err: errors.New(jsonProblem(json.Unmarshal(data, &whole)))}
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, &corruptError{err: fmt.Errorf("it holds %s, not the object a progress file is", rawKind(bytes.TrimSpace(data)))}
+		return nil, &corruptError{err: fmt.Errorf("it holds %s, not the object a progress file is", rules.JSONKind(bytes.TrimSpace(data)))}
 	}
 	r.top()
 	version, err := r.readVersion()
@@ -364,7 +345,7 @@ func (r *salvage) readVersion() (int, error) {
 func compactRaw(raw json.RawMessage) string {
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
-		return rawKind(raw)
+		return rules.JSONKind(raw)
 	}
 	s := b.String()
 	if len(s) > 40 {
@@ -400,7 +381,7 @@ func (r *salvage) fieldLine(m member, field string) int {
 // not ("" when it could), with the line of the field at fault; a record
 // must be a JSON object (null is not one).
 func (r *salvage) record(m member, v any) (why string, line int) {
-	if k := rawKind(m.raw); k != "an object" {
+	if k := rules.JSONKind(m.raw); k != "an object" {
 		return fmt.Sprintf("it holds %s where progress keeps an object", k), m.line
 	}
 	if err := json.Unmarshal(m.raw, v); err != nil {
@@ -457,7 +438,7 @@ func (r *salvage) exam(m member) {
 	}
 	fields, array, ok := members(r.data, m.raw, m.start)
 	if !ok || array {
-		r.drop(what, m.line, fmt.Sprintf("it holds %s where progress keeps an object", rawKind(m.raw)))
+		r.drop(what, m.line, fmt.Sprintf("it holds %s where progress keeps an object", rules.JSONKind(m.raw)))
 		return
 	}
 	var e ExamRecord
@@ -489,7 +470,7 @@ func (r *salvage) exam(m member) {
 			for i, el := range els {
 				var b bool
 				if json.Unmarshal(el.raw, &b) != nil {
-					fix(el.line, fmt.Sprintf("the flag of its question %d holds %s where progress keeps true or false; that flag was cleared", i+1, rawKind(el.raw)))
+					fix(el.line, fmt.Sprintf("the flag of its question %d holds %s where progress keeps true or false; that flag was cleared", i+1, rules.JSONKind(el.raw)))
 				}
 				e.Flags = append(e.Flags, b)
 			}
@@ -554,7 +535,7 @@ func (r *salvage) exam(m member) {
 			fix(line, why+"; its questions and answers were left out, so it can no longer be walked again (its score is kept)")
 			noReplay = true
 		default: // "at": an exam with no date cannot be placed
-			if k := rawKind(f.raw); k != "a string" {
+			if k := rules.JSONKind(f.raw); k != "a string" {
 				why = fmt.Sprintf("the field %q holds %s where progress keeps a date", f.key, k)
 			} else if f.key == "at" {
 				why = fmt.Sprintf("its date %s is not a date errorlab can read", f.raw)
