@@ -372,11 +372,7 @@ func ValidateQuestion(q *Question, at func(field, msg string, a ...any)) {
 	if q.ID == "" {
 		at(".id", "question has no id")
 	}
-	known := false
-	for _, t := range Topics {
-		known = known || t.ID == q.Topic
-	}
-	if !known {
+	if !knownTopic(q.Topic) {
 		ids := make([]string, len(Topics))
 		for i, t := range Topics {
 			ids[i] = t.ID

@@ -38,23 +38,33 @@ func members(data []byte, raw json.RawMessage, base int) (out []member, array, o
 		return nil, false, false
 	}
 	array = d == '['
+	_ = eachMember(dec, data, base, array, func(m member) { out = append(out, m) })
+	return out, array, true
+}
+
+// eachMember reads the members of the object (or, when array, the array)
+// whose opening token dec has just read, handing each complete one to
+// each in order; dec's input starts at byte base of data. It stops at the
+// first member that cannot be read and returns that error; the closing
+// token is left for the caller.
+func eachMember(dec *json.Decoder, data []byte, base int, array bool, each func(member)) error {
 	for i := 0; dec.More(); i++ {
 		m := member{index: i}
 		if !array {
 			k, err := dec.Token()
 			if err != nil {
-				return out, array, true
+				return err
 			}
 			m.key, _ = k.(string)
 		}
 		if err := dec.Decode(&m.raw); err != nil {
-			return out, array, true
+			return err
 		}
 		m.start = base + int(dec.InputOffset()) - len(m.raw)
 		m.line = lineAt(data, m.start)
-		out = append(out, m)
+		each(m)
 	}
-	return out, array, true
+	return nil
 }
 
 // lineAt is the line of data that byte off is on, counting from 1.
@@ -165,9 +175,9 @@ func decodeProgress(data []byte) (*Progress, error) {
 	}
 	r.p.SchemaVersion = version
 	if len(r.dropped) > 0 || len(r.repaired) > 0 || r.cut != "" {
-		why := slices.Concat([]string{r.cut}, r.dropped, r.repaired)
-		if r.cut == "" {
-			why = why[1:]
+		why := slices.Concat(r.dropped, r.repaired)
+		if r.cut != "" {
+			why = slices.Insert(why, 0, r.cut)
 		}
 		return nil, &corruptError{err: errors.New(strings.Join(why, "; ")), salvaged: r.p, dropped: r.dropped, repaired: r.repaired, cut: r.cut}
 	}
@@ -252,23 +262,9 @@ func (r *salvage) section(name string, start int, what string, want json.Delim, 
 		r.drop(what, lineAt(r.data, start), fmt.Sprintf("the field %q holds %s where progress keeps %s", name, tokenKind(tok), wantWord))
 		return true
 	}
-	for i := 0; dec.More(); i++ {
-		m := member{index: i}
-		if want == '{' {
-			kt, err := dec.Token()
-			if err != nil {
-				r.stop(err)
-				return false
-			}
-			m.key, _ = kt.(string)
-		}
-		if err := dec.Decode(&m.raw); err != nil {
-			r.stop(err)
-			return false
-		}
-		m.start = int(dec.InputOffset()) - len(m.raw)
-		m.line = lineAt(r.data, m.start)
-		each(m)
+	if err := eachMember(dec, r.data, 0, want == '[', each); err != nil {
+		r.stop(err)
+		return false
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace or bracket
 		r.stop(err)

@@ -143,7 +143,7 @@ func NewSession(pool *Pool, p *Progress, o Options, now time.Time) (*Session, er
 		if o.Mode == Exam {
 			// Never more than the set-up offers (ExamCapacity): a larger
 			// count draws that many, and Shortfall says so.
-			set := pool.examSet(o.Topic)
+			set := pool.fitting(o.Topic, KindQuestion)
 			n := min(o.Count, len(set))
 			picked = examDraw(picked, n, r)
 			if len(picked) < n {
@@ -325,22 +325,22 @@ func capped(items []*Item, count int, r *rand.Rand) []*Item {
 // given kinds (none = all) can hold inside StoryCap and clash, as
 // far as drawAttempts orders find: what a set-up screen offers.
 func (p *Pool) Capacity(topic string, kinds ...Kind) int {
+	return len(p.fitting(topic, kinds...))
+}
+
+// fitting is the items on topic of the given kinds that one draw fits
+// together, as many as drawAttempts orders find, the same whatever the
+// seed: what Capacity counts.
+func (p *Pool) fitting(topic string, kinds ...Kind) []*Item {
 	items := p.Filter(topic, kinds...)
-	return len(capped(items, len(items), rand.New(rand.NewPCG(1, 2))))
+	return capped(items, len(items), rand.New(rand.NewPCG(1, 2)))
 }
 
 // ExamCapacity is the most questions one mock exam on topic ("" = all)
 // holds inside StoryCap and clash: the "at most" of the exam's set-up,
 // and exactly what NewSession draws for an exam of that count or more
 // (the quiz and `questions exam` alike), whatever the seed.
-func (p *Pool) ExamCapacity(topic string) int { return len(p.examSet(topic)) }
-
-// examSet is the authored questions on topic that one draw fits
-// together, as many as drawAttempts orders find (Capacity's draw).
-func (p *Pool) examSet(topic string) []*Item {
-	items := p.Filter(topic, KindQuestion)
-	return capped(items, len(items), rand.New(rand.NewPCG(1, 2)))
-}
+func (p *Pool) ExamCapacity(topic string) int { return p.Capacity(topic, KindQuestion) }
 
 // examDraw draws a mock exam of up to count authored questions from
 // shuffled items, like the real exam: each topic's share set by its

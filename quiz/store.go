@@ -172,20 +172,17 @@ func (s *Store) keepAside(ce *corruptError) (*Progress, error) {
 	if rerr := os.Rename(s.path, aside); rerr != nil {
 		return nil, fmt.Errorf("progress file %s is unreadable (%v) and could not be moved aside: %w", s.path, ce.err, rerr)
 	}
-	p, notice := newProgress(), fmt.Sprintf("Your progress file could not be read: %v. It was kept, unchanged, as:\n  %s\nA fresh one was started. %s", ce.err, aside, ce.advice())
+	p, notice, salvage := newProgress(), fmt.Sprintf("Your progress file could not be read: %v. It was kept, unchanged, as:\n  %s\nA fresh one was started. %s", ce.err, aside, ce.advice()), ""
 	if ce.salvaged != nil {
 		p = ce.salvaged
 		p.SchemaVersion = SchemaVersion
 		if err := writeAtomic(s.path, p); err != nil {
 			return nil, fmt.Errorf("progress file %s had unreadable parts; it was moved aside, unchanged, as %s, but what could be read of it could not be written back: %w", s.path, aside, err)
 		}
-		notice = ce.notice(aside, p)
+		notice, salvage = ce.notice(aside, p), ce.summary()
 	}
 	s.mu.Lock()
-	s.Notice, s.KeptAs, s.Dropped, s.Salvage = notice, aside, ce.dropped, ""
-	if ce.salvaged != nil {
-		s.Salvage = ce.summary()
-	}
+	s.Notice, s.KeptAs, s.Dropped, s.Salvage = notice, aside, ce.dropped, salvage
 	s.mu.Unlock()
 	return p, nil
 }
