@@ -38,10 +38,7 @@ func (a *App) hint() string {
 		if _, ok := a.stack[i].(common.NoticeHost); !ok {
 			continue
 		}
-		where := "Home"
-		if _, ok := a.stack[i].(*quizpage.Menu); ok {
-			where = "the menu"
-		}
+		where := quizpage.PlaceName(a.stack[i].Crumb())
 		// The screens above it, each one esc; on the host itself (the
 		// menu's set-up) esc closes what covers the notice.
 		keys := strings.TrimSpace(strings.Repeat("esc ", max(len(a.stack)-1-i, 1)))
