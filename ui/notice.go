@@ -38,10 +38,7 @@ func (a *App) hint() string {
 		if _, ok := a.stack[i].(common.NoticeHost); !ok {
 			continue
 		}
-		where := "Home"
-		if _, ok := a.stack[i].(*quizpage.Menu); ok {
-			where = "the menu"
-		}
+		where := quizpage.PlaceName(a.stack[i].Crumb())
 		// The screens above it, each one esc; on the host itself (the
 		// menu's set-up) esc closes what covers the notice.
 		keys := strings.TrimSpace(strings.Repeat("esc ", max(len(a.stack)-1-i, 1)))
@@ -120,10 +117,8 @@ func (a *App) noticeBox(w, maxH int) string {
 		more := len(lines) - room + 1
 		lines = append(lines[:room-1:room-1], st.Muted.Render(fmt.Sprintf("… %d more lines: the whole notice is printed when errorlab quits", more)))
 	}
-	for i, l := range lines {
-		if i == 0 {
-			lines[i] = st.Warn.Render(l)
-		}
+	if len(lines) > 0 {
+		lines[0] = st.Warn.Render(lines[0])
 	}
 	lines = append(lines, st.ChipKey.Render("x")+st.Muted.Render(" dismisses this notice"))
 	box := lipgloss.NewStyle().Renderer(a.c.R).Border(lipgloss.RoundedBorder()).

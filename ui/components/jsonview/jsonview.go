@@ -188,22 +188,18 @@ func (d Doc) RenderLines(width int, st *styles.Styles) [][]string {
 	}
 	out := make([][]string, 0, len(d.lines))
 	var cells []cell
-	// A row breaks at a space (dropped at the break): in JSON, a space
-	// inside a string or between two tokens (a key and its value, which
-	// part only when the pair does not fit on one row).
-	breakable := func(c cell) bool { return c.r == ' ' }
+	// A row breaks at a space (dropped at the break; breakable): in
+	// JSON, a space inside a string or between two tokens (a key and its
+	// value, which part only when the pair does not fit on one row).
 	// In JSON a row may also break after a comma inside a string, or
 	// after the colon that ends a key of JSON held in a string
 	// (`\"isRetryable\":false,\"description\"`), so text a model
 	// reads as JSON wraps between its members, not inside a word.
-	breakAfter := func(prev, c, _ cell) bool {
-		if !d.json || c.kind != tokString {
-			return false
+	var breakAfter func(prev, c, next cell) bool
+	if d.json {
+		breakAfter = func(prev, c, _ cell) bool {
+			return c.kind == tokString && (c.r == ',' || (c.r == ':' && prev.r == '"'))
 		}
-		return c.r == ',' || (c.r == ':' && prev.r == '"')
-	}
-	if !d.json {
-		breakAfter = nil
 	}
 	for _, line := range d.lines {
 		cells = cells[:0]
@@ -218,13 +214,16 @@ func (d Doc) RenderLines(width int, st *styles.Styles) [][]string {
 			hang = 2
 		}
 		var rows []string
-		for _, row := range wrapCells(cells, width, hang, breakable, breakAfter) {
+		for _, row := range wrapCells(cells, width, hang, breakAfter) {
 			rows = append(rows, styleCells(row, styles[:]))
 		}
 		out = append(out, rows)
 	}
 	return out
 }
+
+// breakable reports whether a row may break at c, dropping it: a space.
+func breakable(c cell) bool { return c.r == ' ' }
 
 // runeWidth is the cell width of r (0 for combining marks).
 func runeWidth(r rune) int {
@@ -239,7 +238,7 @@ func runeWidth(r rune) int {
 // cell (a space, dropped at the break) or, when breakAfter is set, just
 // after a cell it accepts (given the cell before it). Only a word wider
 // than a whole row is cut inside.
-func wrapCells(cells []cell, width, hang int, breakable func(cell) bool, breakAfter func(prev, c, next cell) bool) [][]cell {
+func wrapCells(cells []cell, width, hang int, breakAfter func(prev, c, next cell) bool) [][]cell {
 	total := 0
 	for _, c := range cells {
 		total += c.w
@@ -359,7 +358,7 @@ func WrapText(para string, w int) []string {
 		}
 		return false
 	}
-	rows := wrapCells(cells, w, 0, func(c cell) bool { return c.r == ' ' }, breakAfter)
+	rows := wrapCells(cells, w, 0, breakAfter)
 	out := make([]string, len(rows))
 	for i, row := range rows {
 		var b strings.Builder

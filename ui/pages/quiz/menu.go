@@ -130,7 +130,20 @@ func examMinutes(n int) int { return (3*n + 1) / 2 }
 func (m *Menu) Init() tea.Cmd { return nil }
 
 // Crumb implements common.Screen.
-func (m *Menu) Crumb() string { return "Practice & exam" }
+func (m *Menu) Crumb() string { return menuCrumb }
+
+// menuCrumb is the menu's breadcrumb.
+const menuCrumb = "Practice & exam"
+
+// PlaceName is how a help or a status line names the screen whose
+// breadcrumb is crumb: "the menu" for this menu, the crumb itself
+// ("Home", "Past exams") for any other.
+func PlaceName(crumb string) string {
+	if crumb == menuCrumb {
+		return "the menu"
+	}
+	return crumb
+}
 
 // SetSize implements common.Screen: the menu's area in cells.
 func (m *Menu) SetSize(w, h int) {
@@ -276,10 +289,7 @@ func (m *Menu) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.eCount > m.examAvailable() {
 			// `quiz --count 500`: the exam says how many it drew; the
 			// set-up, once back, offers what it can hold.
-			m.eCount = max(m.examAvailable(), 1)
-			if !m.minutesSet {
-				m.eMinutes = examMinutes(m.eCount)
-			}
+			m.setExamCount(max(m.examAvailable(), 1))
 		}
 		if st := m.pending; st != nil {
 			m.pending = nil
@@ -545,6 +555,15 @@ func (m *Menu) value() int {
 	return m.topic
 }
 
+// setExamCount sets the exam's number of questions; its time follows
+// unless the learner set one.
+func (m *Menu) setExamCount(n int) {
+	m.eCount = n
+	if !m.minutesSet {
+		m.eMinutes = examMinutes(n)
+	}
+}
+
 // set puts n, clamped to the field's range, into the focused field.
 func (m *Menu) set(n int) {
 	lo, hi := m.bounds()
@@ -552,10 +571,7 @@ func (m *Menu) set(n int) {
 	if m.setup == menuExam {
 		switch m.field {
 		case 0:
-			m.eCount = v
-			if !m.minutesSet {
-				m.eMinutes = examMinutes(m.eCount)
-			}
+			m.setExamCount(v)
 		case 1:
 			m.eMinutes, m.minutesSet = v, true
 		case 2:

@@ -104,13 +104,20 @@ func (m *pastExams) open() tea.Cmd {
 	if m.cursor >= len(m.exams) {
 		return nil
 	}
-	e := m.exams[m.cursor]
-	s, res, err := m.pool.ReplayExam(e)
+	return reopenExam(m.c, m.pool, m.exams[m.cursor])
+}
+
+// reopenExam opens exam e's results again, its answers and explanations
+// included, as they were when it was handed in; the status line says why
+// when it cannot be replayed. An exam's results already open below go
+// back there (common.StackKeyed).
+func reopenExam(c *common.Common, pool *qz.Pool, e qz.ExamRecord) tea.Cmd {
+	s, res, err := pool.ReplayExam(e)
 	if err != nil {
-		m.c.SetStatus(common.StatusWarn, "%v", err)
+		c.SetStatus(common.StatusWarn, "%v", err)
 		return nil
 	}
-	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, s, res, e.TimedOut, e.At, true)})
+	return common.Send(common.NavMsg{Push: newExamResults(c, pool, s, res, e.TimedOut, e.At, true)})
 }
 
 // View implements tea.Model: a heading, then one line per exam.

@@ -135,13 +135,10 @@ func (m *examResults) FullHelp() [][]key.Binding {
 // backTo is the help's "back to Past exams": where esc goes from here,
 // the screen below on the stack ("the menu" for Practice & exam).
 func backTo(c *common.Common) string {
-	switch c.Below {
-	case "":
+	if c.Below == "" {
 		return "back"
-	case "Practice & exam":
-		return "back to the menu"
 	}
-	return "back to " + c.Below
+	return "back to " + PlaceName(c.Below)
 }
 
 // reviewMissed starts a review of exactly the questions this exam
@@ -479,15 +476,9 @@ func (m *results) follow() {
 // lastExam opens the latest mock exam's results again, its answers and
 // explanations included, as they were when it was handed in.
 func (m *results) lastExam() tea.Cmd {
-	e := m.sum.Exams[len(m.sum.Exams)-1]
-	s, res, err := m.pool.ReplayExam(e)
-	if err != nil {
-		m.c.SetStatus(common.StatusWarn, "%v", err)
-		return nil
-	}
 	// That exam's results already open below (r from there): the stack
-	// goes back to them (common.StackKeyed).
-	return common.Send(common.NavMsg{Push: newExamResults(m.c, m.pool, s, res, e.TimedOut, e.At, true)})
+	// goes back to them.
+	return reopenExam(m.c, m.pool, m.sum.Exams[len(m.sum.Exams)-1])
 }
 
 // practise opens a practice session on a topic ("" = all), coming back
